@@ -101,9 +101,10 @@ type Func struct {
 	// blocks left, this one counted) would end there. It returns the block whose code ran
 	// last, whose terminator the runtime then runs, and the budget left. Blocks are only
 	// chained where the trampoline would have run them one after the other with the same
-	// lanes, so execution is unchanged; launches that collect statistics do not use it.
-	// RunDone instead of a block says the code has set the running entry itself (Warp.Split).
-	// With no budget it runs block pc's code alone.
+	// lanes, so execution is unchanged. RunDone instead of a block says the code has set the
+	// running entry itself (Warp.Split, after running a divergent branch's lanes one by one).
+	// With no budget it runs block pc's code alone: a generated block's Code calls it so,
+	// and launches that collect statistics run only Code.
 	Run func(w *Warp, pc int32, m uint32, stop int32, budget int) (int32, int)
 
 	shapeOnce   sync.Once

@@ -1,13 +1,16 @@
 // Package gosrc lowers a verified SSA program into Go source, generated with jennifer: one Go
 // file per PTX module. The file builds the same kind of runtime.Module the closure back end
 // builds (functions, register slots, constants, terminators with their PTX source lines,
-// globals, frame layout), so the runtime's trampoline, SIMT and call-return stacks, barriers,
-// memory spaces, faults and statistics run it unchanged. The difference is each block's code:
-// one generated Go function per block, with register slots, immediates, types and modifiers
-// as literals, consecutive lane-local instructions fused into one lane loop with their
-// results in Go locals, a branch-free loop for full warps and one over the active lanes
-// otherwise. Memory and warp-level instructions keep warp lockstep. Scalar semantics come from
-// runtime/isa, as in the closure back end.
+// globals, frame layout, block profiles), so the runtime's trampoline, SIMT and call-return
+// stacks, barriers, memory spaces, faults and statistics run it unchanged. The difference is
+// the code: each function is one Go function, its block chain (run.go), which runs blocks and
+// follows jumps and uniform branches itself, with register slots, immediates, types and
+// modifiers as literals; consecutive instructions of a block fuse into one lane loop with their
+// results in Go locals, loads and a store included where the lanes cannot see the order
+// (lanemem.go), a branch-free loop for full warps and one over the active lanes otherwise;
+// the code after a divergent branch that only computes on registers runs lane by lane up to
+// the reconvergence point (region.go). Scalar semantics come from runtime/isa, as in the
+// closure back end.
 //
 // Per kernel the package exports a typed launch function named after the kernel in Go style,
 // and the module as the variable Module, which the root package's Load launches by kernel name.
