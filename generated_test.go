@@ -89,6 +89,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/intmisc"
 	"github.com/ptx2go/ptx2go/generated/intops"
 	"github.com/ptx2go/ptx2go/generated/its"
+	"github.com/ptx2go/ptx2go/generated/lane_faults"
 	"github.com/ptx2go/ptx2go/generated/local_array"
 	"github.com/ptx2go/ptx2go/generated/matmul_2d"
 	"github.com/ptx2go/ptx2go/generated/nvcc_atomics"
@@ -243,6 +244,7 @@ var generatedModules = map[string]*runtime.Module{
 	"half":                         half.Module,
 	"int64_math":                   int64_math.Module,
 	"intmisc":                      intmisc.Module,
+	"lane_faults":                  lane_faults.Module,
 	"intops":                       intops.Module,
 	"its":                          its.Module,
 	"local_array":                  local_array.Module,

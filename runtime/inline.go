@@ -120,13 +120,20 @@ func (w *Warp) TryLoad(win *Window, sp Space, addr uint64, n, lane int) (uint64,
 }
 
 // StoreLane writes the low n bytes of v at addr of space sp for lane, or stops the launch
-// with the fault naming loc, the lane and the address. A global access makes win the
-// allocation it falls in (win may be nil).
+// with the fault naming loc, the lane and the address (constant memory is read-only). A
+// global access makes win the allocation it falls in (win may be nil).
 func (w *Warp) StoreLane(win *Window, sp Space, addr uint64, n int, v uint64, lane int, loc string) {
 	b := w.tryBytes(win, sp, addr, n, lane)
 	if b == nil {
-		w.Bytes(sp, addr, n, lane, loc) // reports the fault
+		w.StoreBytes(sp, addr, n, lane, loc) // reports the fault
 		panic("runtime: StoreLane: no fault for a failed access")
+	}
+	if (sp == SpaceGlobal || sp == SpaceGeneric && IsGlobalGeneric(addr)) && w.CTA.L.Dev.isReadOnly(addr) {
+		// Constant memory: the window must not let the next store in.
+		if win != nil {
+			*win = Window{}
+		}
+		w.readOnlyFault(addr, lane, loc)
 	}
 	StoreBits(b, v)
 }

@@ -16,6 +16,7 @@ func (f *fnGen) runFunc() (string, jen.Code) {
 	name := f.g.names.unique(f.ident[:len(f.ident)-len("Func")] + "Run")
 	plan := f.regionPlan()
 	var cases []jen.Code
+	follows := false // whether any block goes on to another within the chain
 	for i, b := range f.blocks {
 		if b.rt.Kind == runtime.TermNone {
 			continue
@@ -27,8 +28,10 @@ func (f *fnGen) runFunc() (string, jen.Code) {
 		}
 		switch b.rt.Kind {
 		case runtime.TermJump:
+			follows = true
 			body = append(body, jen.Id("next").Op("=").Lit(int(b.rt.Succ)))
 		case runtime.TermBranch:
+			follows = true
 			p := jen.Id("w").Dot("P").Index(jen.Lit(b.rt.Pred))
 			if b.rt.Negate {
 				p = jen.Op("^").Add(p)
@@ -56,13 +59,18 @@ func (f *fnGen) runFunc() (string, jen.Code) {
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(body...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("pc"), jen.Id("budget"))))
-	loop := jen.For().Block(
-		jen.Var().Id("next").Int32(),
-		jen.Switch(jen.Id("pc")).Block(cases...),
-		jen.If(jen.Id("next").Op("==").Id("stop").Op("||").Id("next").Op(">=").Lit(int(f.Exit)).Op("||").Id("budget").Op("<=").Lit(1)).Block(
-			jen.Return(jen.Id("pc"), jen.Id("budget"))),
-		jen.Id("pc").Op(",").Id("budget").Op("=").Id("next").Op(",").Id("budget").Op("-").Lit(1),
-	)
+	// Where every block hands back to the runtime (no jumps or branches), the chain is one
+	// block long: no loop.
+	loop := jen.Switch(jen.Id("pc")).Block(cases...)
+	if follows {
+		loop = jen.For().Block(
+			jen.Var().Id("next").Int32(),
+			jen.Switch(jen.Id("pc")).Block(cases...),
+			jen.If(jen.Id("next").Op("==").Id("stop").Op("||").Id("next").Op(">=").Lit(int(f.Exit)).Op("||").Id("budget").Op("<=").Lit(1)).Block(
+				jen.Return(jen.Id("pc"), jen.Id("budget"))),
+			jen.Id("pc").Op(",").Id("budget").Op("=").Id("next").Op(",").Id("budget").Op("-").Lit(1),
+		)
+	}
 	return name, jen.Comment(fmt.Sprintf("%s runs blocks of %s %s for the lanes m from block pc, following jumps and branches all of them take", name, kindName(f.Fn), f.Fn.Name)).Line().
 		Comment("(runtime.Func.Run).").Line().
 		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("pc").Int32(), jen.Id("m").Uint32(), jen.Id("stop").Int32(), jen.Id("budget").Int()).

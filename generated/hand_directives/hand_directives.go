@@ -713,163 +713,156 @@ func KCluster(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // finishRun runs blocks of function finish for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func finishRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 40-45
+	switch pc {
+	case 0:
+		// b0, PTX lines 40-45
+		{
+			r3 := w.Reg(3)
+			k0 := uint64(0x4)
+			k1 := uint64(0xffffffff)
+			// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
 			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
-									continue
-								}
-								v1 = v1x
-							}
-							// 41: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
-									continue
-								}
-								v2 = v2x
-							}
-							// 42: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 43: add.u64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
-									continue
-								}
-								v1 = v1x
-							}
-							// 41: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
-									continue
-								}
-								v2 = v2x
-							}
-							// 42: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 43: add.u64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r3[l] = v4
-						}
-					}
-					flt.Raise(w)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				// PTX line 44: mov.u32, warp-uniform
-				u5 := uint64(k1)
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.global.u32
-							s6 := uint64(r3[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				pm := w.Param
+				pmStride := uint64(w.Fn.ParamSize)
+				pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+				pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+				var flt runtime.LaneFault
+				if m == 0xffffffff {
+					for l := range 32 {
+						// 40: ld.param.u64
+						v1a := uint64(0x0)
+						var v1 uint64
+						if v1a < pmEnd8 {
+							v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+								continue
 							}
+							v1 = v1x
 						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.global.u32
-							s6 := uint64(r3[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+						// 41: ld.param.u32
+						v2a := uint64(0x8)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+							if !v2ok {
+								flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+								continue
 							}
+							v2 = v2x
+						}
+						// 42: mul.wide.u32
+						v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+						// 43: add.u64
+						v4 := uint64(uint64(v1) + uint64(v3))
+						r3[l] = v4
+					}
+				} else {
+					for mm := m; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 40: ld.param.u64
+						v1a := uint64(0x0)
+						var v1 uint64
+						if v1a < pmEnd8 {
+							v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+								continue
+							}
+							v1 = v1x
+						}
+						// 41: ld.param.u32
+						v2a := uint64(0x8)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+							if !v2ok {
+								flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+								continue
+							}
+							v2 = v2x
+						}
+						// 42: mul.wide.u32
+						v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+						// 43: add.u64
+						v4 := uint64(uint64(v1) + uint64(v3))
+						r3[l] = v4
+					}
+				}
+				flt.Raise(w)
+			}
+			// PTX line 44: mov.u32, warp-uniform
+			u5 := uint64(k1)
+			// PTX lines 45: lane-local, one loop over the lanes
+			{
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				s6w := w.Window(0)
+				if m == 0xffffffff {
+					for l := range 32 {
+						// 45: st.global.u32
+						s6 := uint64(r3[l]) + 0x0
+						s6v := uint64(u5)
+						if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+							runtime.Store32(s6w.Mem, s6o, s6v)
+						} else {
+							w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+						}
+					}
+				} else {
+					for mm := m; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 45: st.global.u32
+						s6 := uint64(r3[l]) + 0x0
+						s6v := uint64(u5)
+						if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+							runtime.Store32(s6w.Mem, s6o, s6v)
+						} else {
+							w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
 						}
 					}
 				}
 			}
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		default:
-			return pc, budget
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	default:
+		return pc, budget
 	}
 }
 
