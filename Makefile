@@ -151,7 +151,21 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round div
 	seeds/predicated_div seeds/ret seeds/selp seeds/setp_branch seeds/setp_comparisons \
 	seeds/setp_predication seeds/shared_lock_predicated semantics/fault_calls \
 	semantics/fault_misc semantics/fault_oob semantics/fault_sync semantics/fused \
-	semantics/predparams semantics/stats semantics/uniform_ops semantics/vecparams
+	semantics/predparams semantics/stats semantics/uniform_ops semantics/vecparams conf/forms
+
+# Collects the conformance tests' kernels (confRun in conformance_test.go) that the Go source
+# back end compiles into testdata/ptx/conf/forms.ptx, one entry conf_HASH per kernel; run
+# `make generate` after it. confRun runs each kernel found in generated/conf_forms on both
+# engines.
+.PHONY: conf-ptx
+conf-ptx:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	PTX2GO_CONF_DUMP=$$tmp $(GO) test -count=1 -run '^Test(Conf|Fp8)' . ; \
+	mkdir -p testdata/ptx/conf; \
+	{ printf '// The conformance kernels of the ptx2go tests that the Go source back end compiles,\n'; \
+	  printf '// collected by make conf-ptx (see conformance_gen_test.go). DO NOT EDIT.\n'; \
+	  printf '.version 8.0\n.target sm_80\n.address_size 64\n'; \
+	  for f in $$tmp/*.ptx; do echo; cat $$f; done; } > testdata/ptx/conf/forms.ptx
 
 .PHONY: generate
 generate:

@@ -15,6 +15,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/barrier_exit"
 	"github.com/ptx2go/ptx2go/generated/bf16"
 	"github.com/ptx2go/ptx2go/generated/bitops"
+	"github.com/ptx2go/ptx2go/generated/conf_forms"
 	"github.com/ptx2go/ptx2go/generated/constant_data"
 	"github.com/ptx2go/ptx2go/generated/convert"
 	"github.com/ptx2go/ptx2go/generated/cvt_round"
@@ -337,6 +338,7 @@ var generatedModules = map[string]*runtime.Module{
 	"semantics/predparams":         semantics_predparams.Module,
 	"semantics/stats":              semantics_stats.Module,
 	"semantics/uniform_ops":        semantics_uniform_ops.Module,
+	"conf/forms":                   conf_forms.Module,
 	"semantics/vecparams":          semantics_vecparams.Module,
 }
 
