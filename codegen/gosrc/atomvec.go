@@ -144,7 +144,6 @@ func (e *blockEmit) atomVector(in *ssa.Instr, op frontend.Mod, t frontend.Type) 
 	})
 }
 
-
 // halfAtomSuffix is the isa.AtomOp name suffix of a 16-bit float type: F16, BF16, F16x2 or
 // BF16x2.
 func halfAtomSuffix(t frontend.Type) string {
