@@ -197,11 +197,14 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 			e.errorf(in, "%s: malformed operands (%v)", spelling(in), r)
 		}
 	}()
-	for _, m := range in.Mods {
-		if t, ok := m.Type(); ok && t == frontend.B128 {
-			e.unsupported(in)
-			return
-		}
+	if rejectsB128(in) {
+		e.unsupported(in)
+		return
+	}
+	if typeOf(in) == frontend.B128 && in.Op != frontend.OpMov {
+		e.flush()
+		e.memB128(in)
+		return
 	}
 	switch in.Op {
 	case frontend.OpMembar, frontend.OpFence:

@@ -10,7 +10,7 @@ import (
 
 // Lane-local instructions with more than one register result, lowered as codegen/closure
 // does: mov unpacking a wide value into element registers ({lo, hi}), mov.v2/.v4 between
-// register vectors, and the carry chain (add.cc, sub.cc, addc, subc, mad.cc, madc), whose
+// register vectors, mov.b128 (b128.go), and the carry chain (add.cc, sub.cc, addc, subc, mad.cc, madc), whose
 // condition-code flag CC.CF lives in one hidden per-lane register slot of the function.
 
 // carryForm reports whether the instruction reads or writes CC.CF.
@@ -26,7 +26,7 @@ func carryForm(in *ssa.Instr) bool {
 
 // multiDst reports whether laneMulti lowers the instruction.
 func multiDst(in *ssa.Instr) bool {
-	return in.Op == frontend.OpMov && firstDst(in).Kind == ssa.ArgVector || carryForm(in)
+	return in.Op == frontend.OpMov && (firstDst(in).Kind == ssa.ArgVector || typeOf(in) == frontend.B128) || carryForm(in)
 }
 
 // carrySlot is the register slot holding CC.CF of every lane.
@@ -45,6 +45,9 @@ func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	}
 	if carryForm(in) {
 		return e.carry(in, c)
+	}
+	if typeOf(in) == frontend.B128 {
+		return e.movB128(in, c)
 	}
 	d, a := in.Dsts[0], in.Args[0]
 	t := typeOf(in)
