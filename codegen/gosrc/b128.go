@@ -87,7 +87,7 @@ func (e *blockEmit) movB128(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 			return nil, nil
 		}
 		s := slot(a)
-		code := []jen.Code{jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(jen.Id(e.reg(s)).Index(l), jen.Id(e.reg(s + 1)).Index(l.Clone()))}
+		code := []jen.Code{jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(jen.Id(e.reg(s)).Index(l), jen.Id(e.reg(s+1)).Index(l.Clone()))}
 		var slots []int
 		for i, x := range d.Elems {
 			v := jen.Id(n + string(rune('0'+i)))
@@ -110,7 +110,7 @@ func (e *blockEmit) movB128(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 		s := slot(d)
 		return []jen.Code{
 			jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(c.src(in, a.Elems[0], frontend.B64), c.src(in, a.Elems[1], frontend.B64)),
-			jen.List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s + 1)).Index(jen.Id("l"))).Op("=").List(jen.Id(n+"0"), jen.Id(n+"1")),
+			jen.List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s+1)).Index(jen.Id("l"))).Op("=").List(jen.Id(n+"0"), jen.Id(n+"1")),
 		}, []int{s, s + 1}
 	}
 	if !isB128(a) || d.Kind != ssa.ArgValue || !isB128(d) {
@@ -118,7 +118,7 @@ func (e *blockEmit) movB128(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	}
 	s, ds := slot(a), slot(d)
 	return []jen.Code{
-		jen.List(jen.Id(e.reg(ds)).Index(jen.Id("l")), jen.Id(e.reg(ds + 1)).Index(jen.Id("l"))).Op("=").List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s + 1)).Index(jen.Id("l"))),
+		jen.List(jen.Id(e.reg(ds)).Index(jen.Id("l")), jen.Id(e.reg(ds+1)).Index(jen.Id("l"))).Op("=").List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s+1)).Index(jen.Id("l"))),
 	}, []int{ds, ds + 1}
 }
 
