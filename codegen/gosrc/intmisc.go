@@ -51,6 +51,9 @@ func (c ctx) valueExt(in *ssa.Instr, n string) (code []jen.Code, ok bool) {
 	case in.Op == frontend.OpSelp:
 		return nil, false
 	case in.Op == frontend.OpCvt:
+		if isNarrowCvt(in) {
+			return c.cvtNarrow(in, n), true
+		}
 		if isHalfCvt(in) {
 			return c.cvtHalf(in, n), true
 		}
