@@ -542,6 +542,13 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	var write func() []jen.Code
 	var written []int
 	switch {
+	case multiDst(in):
+		code, written = e.laneMulti(in, c)
+		if code == nil {
+			e.unsupported(in)
+			return
+		}
+		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp || in.Op == frontend.OpTestp):
 		// A predicate result: a boolean per lane, into the loop's copy of the mask.
 		n := e.fresh("c")
@@ -592,13 +599,6 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 			}
 			return out
 		}
-	case multiDst(in):
-		code, written = e.laneMulti(in, c)
-		if code == nil {
-			e.unsupported(in)
-			return
-		}
-		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgValue && dst.Value.Reg.Type != frontend.Pred:
 		n := e.fresh("v")
 		code = c.value(in, n)
