@@ -137,31 +137,47 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	O0/dynamic_shared O0/early_exit O0/fapprox O0/fminmax O0/fp64_math O0/fround O0/funcptr \
 	O0/grid_stride O0/half O0/int64_math O0/intmisc O0/intops O0/its O0/local_array O0/matmul_2d \
 	O0/recursion O0/reduce_shared O0/saxpy_math O0/struct_byval O0/switch_dense O0/vecadd \
-	O0/vector_types O0/warp_ops O0/warp_sync O0/warp_width fast/atomics fast/barrier_exit fast/bf16 \
-	fast/bitops fast/constant_data fast/convert fast/cvt_round fast/device_assert \
-	fast/device_malloc fast/device_printf fast/divergent_loop fast/dynamic_shared fast/early_exit \
-	fast/fapprox fast/fminmax fast/fp64_math fast/fround fast/funcptr fast/grid_stride fast/half \
-	fast/int64_math fast/intmisc fast/intops fast/its fast/local_array fast/matmul_2d \
-	fast/recursion fast/reduce_shared fast/saxpy_math fast/struct_byval fast/switch_dense \
-	fast/vecadd fast/vector_types fast/warp_ops fast/warp_sync fast/warp_width gcc/acc_vecadd \
-	gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype hand/calltable hand/calltargets \
-	hand/const_store hand/directives hand/divergent_ret hand/exit_in_func hand/immediates \
-	hand/initializers hand/legacy_warp hand/scopes hand/setp_two_dest hand/sink_vector \
-	hand/warp_guarded hand/warp_sz nvcc/atomics nvcc/barrier_exit nvcc/bf16 nvcc/bitops \
-	nvcc/cg_tiles nvcc/constant_data nvcc/convert nvcc/cvt_round nvcc/device_assert \
-	nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop nvcc/dynamic_shared nvcc/early_exit \
-	nvcc/fapprox nvcc/fminmax nvcc/fp64_math nvcc/fround nvcc/funcptr nvcc/grid_stride nvcc/half \
-	nvcc/int64_math nvcc/intmisc nvcc/intops nvcc/its nvcc/local_array nvcc/matmul_2d \
-	nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math nvcc/struct_byval nvcc/switch_dense \
-	nvcc/vecadd nvcc/vector_types nvcc/warp_ops nvcc/warp_sync nvcc/warp_width seeds/bra_uni \
-	seeds/brx_idx seeds/call_callprototype seeds/call_calltargets seeds/call_direct \
-	seeds/call_jmptbl seeds/call_jmptbl_addr32 seeds/crs_recursion seeds/exit seeds/exit_barrier \
-	seeds/group_scope seeds/min_max_abs seeds/pred_manip seeds/predicated_div seeds/ret seeds/selp \
-	seeds/setp_branch seeds/setp_comparisons seeds/setp_predication seeds/shared_lock_predicated \
-	semantics/brauni semantics/brx semantics/exitbar semantics/fault_calls semantics/fault_misc \
-	semantics/fault_oob semantics/fault_sync semantics/fused semantics/guarded semantics/indirect \
-	semantics/loops semantics/nested semantics/partial semantics/predication semantics/predparams \
-	semantics/recursion semantics/retloop semantics/stats semantics/uniform_ops semantics/vecparams
+	O0/vector_types O0/warp_ops O0/warp_sync O0/warp_width conf/forms fast/atomics \
+	fast/barrier_exit fast/bf16 fast/bitops fast/constant_data fast/convert fast/cvt_round \
+	fast/device_assert fast/device_malloc fast/device_printf fast/divergent_loop \
+	fast/dynamic_shared fast/early_exit fast/fapprox fast/fminmax fast/fp64_math fast/fround \
+	fast/funcptr fast/grid_stride fast/half fast/int64_math fast/intmisc fast/intops fast/its \
+	fast/local_array fast/matmul_2d fast/recursion fast/reduce_shared fast/saxpy_math \
+	fast/struct_byval fast/switch_dense fast/vecadd fast/vector_types fast/warp_ops fast/warp_sync \
+	fast/warp_width gcc/acc_vecadd gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype \
+	hand/calltable hand/calltargets hand/const_store hand/directives hand/divergent_ret \
+	hand/exit_in_func hand/immediates hand/initializers hand/legacy_warp hand/scopes \
+	hand/setp_two_dest hand/sink_vector hand/warp_guarded hand/warp_sz nvcc/atomics \
+	nvcc/barrier_exit nvcc/bf16 nvcc/bitops nvcc/cg_tiles nvcc/constant_data nvcc/convert \
+	nvcc/cvt_round nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \
+	nvcc/dynamic_shared nvcc/early_exit nvcc/fapprox nvcc/fminmax nvcc/fp64_math nvcc/fround \
+	nvcc/funcptr nvcc/grid_stride nvcc/half nvcc/int64_math nvcc/intmisc nvcc/intops nvcc/its \
+	nvcc/local_array nvcc/matmul_2d nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math \
+	nvcc/struct_byval nvcc/switch_dense nvcc/vecadd nvcc/vector_types nvcc/warp_ops nvcc/warp_sync \
+	nvcc/warp_width seeds/bra_uni seeds/brx_idx seeds/call_callprototype seeds/call_calltargets \
+	seeds/call_direct seeds/call_jmptbl seeds/call_jmptbl_addr32 seeds/crs_recursion seeds/exit \
+	seeds/exit_barrier seeds/group_scope seeds/min_max_abs seeds/pred_manip seeds/predicated_div \
+	seeds/ret seeds/selp seeds/setp_branch seeds/setp_comparisons seeds/setp_predication \
+	seeds/shared_lock_predicated semantics/brauni semantics/brx semantics/exitbar \
+	semantics/fault_calls semantics/fault_misc semantics/fault_oob semantics/fault_sync \
+	semantics/fused semantics/guarded semantics/indirect semantics/loops semantics/nested \
+	semantics/partial semantics/predication semantics/predparams semantics/recursion \
+	semantics/retloop semantics/stats semantics/uniform_ops semantics/vecparams
+
+
+# Collects the conformance tests' kernels (confRun in conformance_test.go) that the Go source
+# back end compiles into testdata/ptx/conf/forms.ptx, one entry conf_HASH per kernel; run
+# `make generate` after it. confRun runs each kernel found in generated/conf_forms on both
+# engines.
+.PHONY: conf-ptx
+conf-ptx:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	PTX2GO_CONF_DUMP=$$tmp $(GO) test -count=1 -run '^Test(Conf|Fp8)' . ; \
+	mkdir -p testdata/ptx/conf; \
+	{ printf '// The conformance kernels of the ptx2go tests that the Go source back end compiles,\n'; \
+	  printf '// collected by make conf-ptx (see conformance_gen_test.go). DO NOT EDIT.\n'; \
+	  printf '.version 8.0\n.target sm_80\n.address_size 64\n'; \
+	  for f in $$tmp/*.ptx; do echo; cat $$f; done; } > testdata/ptx/conf/forms.ptx
 
 .PHONY: generate
 generate:

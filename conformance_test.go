@@ -113,6 +113,19 @@ func confRun(t testing.TB, op confOp, inputs ...[]uint64) [][]uint64 {
 	require.NoError(t, err, "compiling:\n%s", src)
 	k, err := mod.Kernel("conf")
 	require.NoError(t, err)
+	confDump(t, src)
+	outs := confLaunch(t, k, src, len(op.Out), inputs)
+	if gk := confGenerated(t, src); gk != nil {
+		// The same kernel, generated into generated/conf_forms: the Go source engine must
+		// write the same bits.
+		require.Equal(t, outs, confLaunch(t, gk, src, len(op.Out), inputs), "the Go source engine differs from the closure engine on:\n%s", src)
+	}
+	return outs
+}
+
+// confLaunch runs kernel k of a conformance module (with nOut outputs) on the rows of inputs.
+func confLaunch(t testing.TB, k *ptx2go.Kernel, src string, nOut int, inputs [][]uint64) [][]uint64 {
+	t.Helper()
 	n := len(inputs[0])
 	dev := runtime.NewDevice()
 	var args []any
@@ -122,8 +135,8 @@ func confRun(t testing.TB, op confOp, inputs ...[]uint64) [][]uint64 {
 		require.NoError(t, err)
 		args = append(args, p)
 	}
-	outPtrs := make([]runtime.Ptr, len(op.Out))
-	for k := range op.Out {
+	outPtrs := make([]runtime.Ptr, nOut)
+	for k := range outPtrs {
 		p, err := runtime.Upload(dev, make([]uint64, n))
 		require.NoError(t, err)
 		outPtrs[k] = p
@@ -133,7 +146,7 @@ func confRun(t testing.TB, op confOp, inputs ...[]uint64) [][]uint64 {
 	const block = 256
 	grid := runtime.D1(uint32((n + block - 1) / block))
 	require.NoError(t, k.Launch(t.Context(), dev, grid, runtime.D1(block), args...), "running:\n%s", src)
-	outs := make([][]uint64, len(op.Out))
+	outs := make([][]uint64, nOut)
 	for k, p := range outPtrs {
 		outs[k] = make([]uint64, n)
 		require.NoError(t, runtime.Download(dev, outs[k], p))

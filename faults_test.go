@@ -179,389 +179,413 @@ func iota32(n int, add uint32) []uint32 {
 }
 
 func TestFaultOutOfBoundsLoad(t *testing.T) {
-	const grid, block, n = 3, 64, 192
-	dev := runtime.NewDevice()
-	in, err := runtime.Upload(dev, iota32(n, 7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := semFilled(t, dev, n, semSentinel)
-	canary := semCanary(t, dev)
-	err = faultLaunch(t, "fault_oob.ptx", "oob_load", dev, grid, block, in, out)
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultOutOfBounds, kernel: "oob_load", loc: faultLoc(t, "fault_oob.ptx", "oob_load"),
-		cta: runtime.Dim3{X: 2, Y: 0, Z: 0}, thread: runtime.Dim3{X: 63, Y: 0, Z: 0},
-		hasAddr: true, addr: uint64(in) + 4*n, space: "global",
-	})
-	canary()
-	got := semDownload(t, dev, out, n)
-	for i := range n {
-		switch {
-		case i < 2*block && got[i] != uint32(i+1+7):
-			t.Errorf("out[%d] = %#x, want %#x (CTAs 0 and 1 complete before CTA 2 faults)", i, got[i], i+1+7)
-		case i >= n-32 && got[i] != semSentinel:
-			t.Errorf("out[%d] = %#x, want it unwritten: its warp faulted before storing", i, got[i])
+	onEngines(t, filepath.Join(semDir, "fault_oob.ptx"), func(t *testing.T) {
+		const grid, block, n = 3, 64, 192
+		dev := runtime.NewDevice()
+		in, err := runtime.Upload(dev, iota32(n, 7))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		out := semFilled(t, dev, n, semSentinel)
+		canary := semCanary(t, dev)
+		err = faultLaunch(t, "fault_oob.ptx", "oob_load", dev, grid, block, in, out)
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultOutOfBounds, kernel: "oob_load", loc: faultLoc(t, "fault_oob.ptx", "oob_load"),
+			cta: runtime.Dim3{X: 2, Y: 0, Z: 0}, thread: runtime.Dim3{X: 63, Y: 0, Z: 0},
+			hasAddr: true, addr: uint64(in) + 4*n, space: "global",
+		})
+		canary()
+		got := semDownload(t, dev, out, n)
+		for i := range n {
+			switch {
+			case i < 2*block && got[i] != uint32(i+1+7):
+				t.Errorf("out[%d] = %#x, want %#x (CTAs 0 and 1 complete before CTA 2 faults)", i, got[i], i+1+7)
+			case i >= n-32 && got[i] != semSentinel:
+				t.Errorf("out[%d] = %#x, want it unwritten: its warp faulted before storing", i, got[i])
+			}
+		}
+	})
 }
 
 func TestFaultOutOfBoundsStore(t *testing.T) {
-	const grid, block, n = 3, 64, 192
-	dev := runtime.NewDevice()
-	in, err := runtime.Upload(dev, iota32(n, 7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := semFilled(t, dev, n, semSentinel)
-	canary := semCanary(t, dev)
-	err = faultLaunch(t, "fault_oob.ptx", "oob_store", dev, grid, block, in, out)
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultOutOfBounds, kernel: "oob_store", loc: faultLoc(t, "fault_oob.ptx", "oob_store"),
-		cta: runtime.Dim3{X: 2}, thread: runtime.Dim3{X: 63},
-		hasAddr: true, addr: uint64(out) + 4*n, space: "global",
-	})
-	canary()
-	got := semDownload(t, dev, out, n)
-	if got[0] != semSentinel {
-		t.Errorf("out[0] = %#x, want it unwritten", got[0])
-	}
-	for i := 1; i <= 2*block; i++ {
-		if got[i] != uint32(i-1+7) {
-			t.Errorf("out[%d] = %#x, want %#x", i, got[i], i-1+7)
+	onEngines(t, filepath.Join(semDir, "fault_oob.ptx"), func(t *testing.T) {
+		const grid, block, n = 3, 64, 192
+		dev := runtime.NewDevice()
+		in, err := runtime.Upload(dev, iota32(n, 7))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if in2 := semDownload(t, dev, in, n); in2[n-1] != n-1+7 {
-		t.Errorf("in changed: in[%d] = %#x", n-1, in2[n-1])
-	}
+		out := semFilled(t, dev, n, semSentinel)
+		canary := semCanary(t, dev)
+		err = faultLaunch(t, "fault_oob.ptx", "oob_store", dev, grid, block, in, out)
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultOutOfBounds, kernel: "oob_store", loc: faultLoc(t, "fault_oob.ptx", "oob_store"),
+			cta: runtime.Dim3{X: 2}, thread: runtime.Dim3{X: 63},
+			hasAddr: true, addr: uint64(out) + 4*n, space: "global",
+		})
+		canary()
+		got := semDownload(t, dev, out, n)
+		if got[0] != semSentinel {
+			t.Errorf("out[0] = %#x, want it unwritten", got[0])
+		}
+		for i := 1; i <= 2*block; i++ {
+			if got[i] != uint32(i-1+7) {
+				t.Errorf("out[%d] = %#x, want %#x", i, got[i], i-1+7)
+			}
+		}
+		if in2 := semDownload(t, dev, in, n); in2[n-1] != n-1+7 {
+			t.Errorf("in changed: in[%d] = %#x", n-1, in2[n-1])
+		}
+	})
 }
 
 func TestFaultMisaligned(t *testing.T) {
-	const grid, block, n, bad = 2, 64, 128, 101
-	dev := runtime.NewDevice()
-	in, err := runtime.Upload(dev, iota32(n, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := semFilled(t, dev, n, semSentinel)
-	canary := semCanary(t, dev)
-	err = faultLaunch(t, "fault_misc.ptx", "misaligned", dev, grid, block, in, out, uint32(bad))
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultMisaligned, kernel: "misaligned", loc: faultLoc(t, "fault_misc.ptx", "misaligned"),
-		cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
-		hasAddr: true, addr: uint64(in) + 4*bad + 1, space: "global",
+	onEngines(t, filepath.Join(semDir, "fault_misc.ptx"), func(t *testing.T) {
+		const grid, block, n, bad = 2, 64, 128, 101
+		dev := runtime.NewDevice()
+		in, err := runtime.Upload(dev, iota32(n, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := semFilled(t, dev, n, semSentinel)
+		canary := semCanary(t, dev)
+		err = faultLaunch(t, "fault_misc.ptx", "misaligned", dev, grid, block, in, out, uint32(bad))
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultMisaligned, kernel: "misaligned", loc: faultLoc(t, "fault_misc.ptx", "misaligned"),
+			cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
+			hasAddr: true, addr: uint64(in) + 4*bad + 1, space: "global",
+		})
+		canary()
+		if got := semDownload(t, dev, out, n); got[bad] != semSentinel {
+			t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
+		}
 	})
-	canary()
-	if got := semDownload(t, dev, out, n); got[bad] != semSentinel {
-		t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
-	}
 }
 
 func TestFaultSharedOutOfBounds(t *testing.T) {
-	const grid, block, bad = 2, 64, 114
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, grid*block, semSentinel)
-	canary := semCanary(t, dev)
-	err := faultLaunch(t, "fault_misc.ptx", "shared_oob", dev, grid, block, out, uint32(bad))
-	f := checkFault(t, err, faultWant{
-		kind: runtime.FaultOutOfBounds, kernel: "shared_oob", loc: faultLoc(t, "fault_misc.ptx", "shared_oob"),
-		cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block}, space: "shared",
+	onEngines(t, filepath.Join(semDir, "fault_misc.ptx"), func(t *testing.T) {
+		const grid, block, bad = 2, 64, 114
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, grid*block, semSentinel)
+		canary := semCanary(t, dev)
+		err := faultLaunch(t, "fault_misc.ptx", "shared_oob", dev, grid, block, out, uint32(bad))
+		f := checkFault(t, err, faultWant{
+			kind: runtime.FaultOutOfBounds, kernel: "shared_oob", loc: faultLoc(t, "fault_misc.ptx", "shared_oob"),
+			cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block}, space: "shared",
+		})
+		// sh is 64 u32: the store at sh[64] is 256 bytes into shared memory (reported as a
+		// shared-space address, or as its generic address).
+		if !f.HasAddr || (f.Addr != 256 && f.Addr != uint64(runtime.SharedWindow)+256) {
+			t.Errorf("Addr = %#x (HasAddr %v), want shared address 0x100", f.Addr, f.HasAddr)
+		}
+		canary()
+		got := semDownload(t, dev, out, grid*block)
+		for i := range block {
+			if want := uint32(63 - i); got[i] != want {
+				t.Errorf("out[%d] = %#x, want %#x (CTA 0 completes)", i, got[i], want)
+			}
+		}
+		for i := block; i < grid*block; i++ {
+			if got[i] != semSentinel {
+				t.Errorf("out[%d] = %#x, want it unwritten (CTA 1 faults before its barrier)", i, got[i])
+			}
+		}
 	})
-	// sh is 64 u32: the store at sh[64] is 256 bytes into shared memory (reported as a
-	// shared-space address, or as its generic address).
-	if !f.HasAddr || (f.Addr != 256 && f.Addr != uint64(runtime.SharedWindow)+256) {
-		t.Errorf("Addr = %#x (HasAddr %v), want shared address 0x100", f.Addr, f.HasAddr)
-	}
-	canary()
-	got := semDownload(t, dev, out, grid*block)
-	for i := range block {
-		if want := uint32(63 - i); got[i] != want {
-			t.Errorf("out[%d] = %#x, want %#x (CTA 0 completes)", i, got[i], want)
-		}
-	}
-	for i := block; i < grid*block; i++ {
-		if got[i] != semSentinel {
-			t.Errorf("out[%d] = %#x, want it unwritten (CTA 1 faults before its barrier)", i, got[i])
-		}
-	}
 }
 
 func TestFaultBrxIndexOutOfRange(t *testing.T) {
-	const grid, block, bad = 2, 64, 77
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, grid*block, semSentinel)
-	canary := semCanary(t, dev)
-	err := faultLaunch(t, "fault_misc.ptx", "brx_range", dev, grid, block, out, uint32(bad))
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultBrxRange, kernel: "brx_range", loc: faultLoc(t, "fault_misc.ptx", "brx_range"),
-		cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
-	})
-	canary()
-	got := semDownload(t, dev, out, grid*block)
-	for i := range block {
-		if got[i] != uint32(i%4) {
-			t.Errorf("out[%d] = %#x, want %d", i, got[i], i%4)
+	onEngines(t, filepath.Join(semDir, "fault_misc.ptx"), func(t *testing.T) {
+		const grid, block, bad = 2, 64, 77
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, grid*block, semSentinel)
+		canary := semCanary(t, dev)
+		err := faultLaunch(t, "fault_misc.ptx", "brx_range", dev, grid, block, out, uint32(bad))
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultBrxRange, kernel: "brx_range", loc: faultLoc(t, "fault_misc.ptx", "brx_range"),
+			cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
+		})
+		canary()
+		got := semDownload(t, dev, out, grid*block)
+		for i := range block {
+			if got[i] != uint32(i%4) {
+				t.Errorf("out[%d] = %#x, want %d", i, got[i], i%4)
+			}
 		}
-	}
-	if got[bad] != semSentinel {
-		t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
-	}
+		if got[bad] != semSentinel {
+			t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
+		}
+	})
 }
 
 func TestFaultIllegalCallTarget(t *testing.T) {
-	const grid, block, bad = 2, 64, 74
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, grid*block, semSentinel)
-	canary := semCanary(t, dev)
-	err := faultLaunch(t, "fault_calls.ptx", "call_target", dev, grid, block, out, uint32(bad))
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultCallTarget, kernel: "call_target", loc: faultLoc(t, "fault_calls.ptx", "call_target"),
-		cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
-		hasAddr: true, addr: funcAddr(t, "fault_calls.ptx", "f2"),
-	})
-	canary()
-	got := semDownload(t, dev, out, grid*block)
-	for i := range block {
-		if want := uint32(i + 1 + i%2); got[i] != want {
-			t.Errorf("out[%d] = %d, want %d", i, got[i], want)
+	onEngines(t, filepath.Join(semDir, "fault_calls.ptx"), func(t *testing.T) {
+		const grid, block, bad = 2, 64, 74
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, grid*block, semSentinel)
+		canary := semCanary(t, dev)
+		err := faultLaunch(t, "fault_calls.ptx", "call_target", dev, grid, block, out, uint32(bad))
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultCallTarget, kernel: "call_target", loc: faultLoc(t, "fault_calls.ptx", "call_target"),
+			cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
+			hasAddr: true, addr: funcAddr(t, "fault_calls.ptx", "f2"),
+		})
+		canary()
+		got := semDownload(t, dev, out, grid*block)
+		for i := range block {
+			if want := uint32(i + 1 + i%2); got[i] != want {
+				t.Errorf("out[%d] = %d, want %d", i, got[i], want)
+			}
 		}
-	}
-	if got[bad] != semSentinel {
-		t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
-	}
+		if got[bad] != semSentinel {
+			t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
+		}
+	})
 }
 
 func TestFaultCallSignatureMismatch(t *testing.T) {
-	const grid, block, bad = 2, 64, 67
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, grid*block, semSentinel)
-	canary := semCanary(t, dev)
-	err := faultLaunch(t, "fault_calls.ptx", "call_signature", dev, grid, block, out, uint32(bad))
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultCallSignature, kernel: "call_signature", loc: faultLoc(t, "fault_calls.ptx", "call_signature"),
-		cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
-		hasAddr: true, addr: funcAddr(t, "fault_calls.ptx", "wide"),
-	})
-	canary()
-	got := semDownload(t, dev, out, grid*block)
-	for i := range block {
-		if got[i] != uint32(i+1) {
-			t.Errorf("out[%d] = %d, want %d", i, got[i], i+1)
+	onEngines(t, filepath.Join(semDir, "fault_calls.ptx"), func(t *testing.T) {
+		const grid, block, bad = 2, 64, 67
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, grid*block, semSentinel)
+		canary := semCanary(t, dev)
+		err := faultLaunch(t, "fault_calls.ptx", "call_signature", dev, grid, block, out, uint32(bad))
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultCallSignature, kernel: "call_signature", loc: faultLoc(t, "fault_calls.ptx", "call_signature"),
+			cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
+			hasAddr: true, addr: funcAddr(t, "fault_calls.ptx", "wide"),
+		})
+		canary()
+		got := semDownload(t, dev, out, grid*block)
+		for i := range block {
+			if got[i] != uint32(i+1) {
+				t.Errorf("out[%d] = %d, want %d", i, got[i], i+1)
+			}
 		}
-	}
-	if got[bad] != semSentinel {
-		t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
-	}
+		if got[bad] != semSentinel {
+			t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
+		}
+	})
 }
 
 func TestFaultStackOverflow(t *testing.T) {
-	const grid, block, bad, depth = 2, 64, 109, 3
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, grid*block, semSentinel)
-	canary := semCanary(t, dev)
-	_, k := semKernel(t, "fault_calls.ptx", "overflow")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cfg := runtime.LaunchConfig{Grid: runtime.D1(grid), Block: runtime.D1(block), Workers: 1, MaxCallDepth: 8}
-	err := k.LaunchConfig(ctx, dev, cfg, out, uint32(bad), uint32(depth))
-	if ctx.Err() != nil {
-		t.Fatalf("runaway recursion was not stopped by MaxCallDepth: %v", err)
-	}
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultStackOverflow, kernel: "overflow", fn: "rec", loc: faultLoc(t, "fault_calls.ptx", "overflow"),
-		cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
-	})
-	canary()
-	got := semDownload(t, dev, out, grid*block)
-	for i := range block {
-		if got[i] != depth {
-			t.Errorf("out[%d] = %d, want %d", i, got[i], depth)
+	onEngines(t, filepath.Join(semDir, "fault_calls.ptx"), func(t *testing.T) {
+		const grid, block, bad, depth = 2, 64, 109, 3
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, grid*block, semSentinel)
+		canary := semCanary(t, dev)
+		_, k := semKernel(t, "fault_calls.ptx", "overflow")
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cfg := runtime.LaunchConfig{Grid: runtime.D1(grid), Block: runtime.D1(block), Workers: 1, MaxCallDepth: 8}
+		err := k.LaunchConfig(ctx, dev, cfg, out, uint32(bad), uint32(depth))
+		if ctx.Err() != nil {
+			t.Fatalf("runaway recursion was not stopped by MaxCallDepth: %v", err)
 		}
-	}
-	if got[bad] != semSentinel {
-		t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
-	}
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultStackOverflow, kernel: "overflow", fn: "rec", loc: faultLoc(t, "fault_calls.ptx", "overflow"),
+			cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
+		})
+		canary()
+		got := semDownload(t, dev, out, grid*block)
+		for i := range block {
+			if got[i] != depth {
+				t.Errorf("out[%d] = %d, want %d", i, got[i], depth)
+			}
+		}
+		if got[bad] != semSentinel {
+			t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
+		}
 
-	// MaxCallDepth bounds the number of nested calls: the kernel's call of rec(d) plus the d
-	// calls rec makes give d+1 nested calls. With MaxCallDepth 8, d = 7 runs to completion
-	// and d = 8 overflows, in every thread (the first, thread 0 of CTA 0, is reported).
-	out2 := semFilled(t, dev, grid*block, semSentinel)
-	if err := k.LaunchConfig(ctx, dev, cfg, out2, uint32(grid*block), uint32(7)); err != nil {
-		t.Fatalf("8 nested calls with MaxCallDepth 8: %v", err)
-	}
-	for i, v := range semDownload(t, dev, out2, grid*block) {
-		if v != 7 {
-			t.Fatalf("out2[%d] = %d, want 7", i, v)
+		// MaxCallDepth bounds the number of nested calls: the kernel's call of rec(d) plus the d
+		// calls rec makes give d+1 nested calls. With MaxCallDepth 8, d = 7 runs to completion
+		// and d = 8 overflows, in every thread (the first, thread 0 of CTA 0, is reported).
+		out2 := semFilled(t, dev, grid*block, semSentinel)
+		if err := k.LaunchConfig(ctx, dev, cfg, out2, uint32(grid*block), uint32(7)); err != nil {
+			t.Fatalf("8 nested calls with MaxCallDepth 8: %v", err)
 		}
-	}
-	err = k.LaunchConfig(ctx, dev, cfg, out2, uint32(grid*block), uint32(8))
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultStackOverflow, kernel: "overflow", fn: "rec", loc: faultLoc(t, "fault_calls.ptx", "overflow"),
-		cta: runtime.Dim3{}, thread: runtime.Dim3{},
+		for i, v := range semDownload(t, dev, out2, grid*block) {
+			if v != 7 {
+				t.Fatalf("out2[%d] = %d, want 7", i, v)
+			}
+		}
+		err = k.LaunchConfig(ctx, dev, cfg, out2, uint32(grid*block), uint32(8))
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultStackOverflow, kernel: "overflow", fn: "rec", loc: faultLoc(t, "fault_calls.ptx", "overflow"),
+			cta: runtime.Dim3{}, thread: runtime.Dim3{},
+		})
 	})
 }
 
 func TestFaultBarrierDeadlock(t *testing.T) {
-	const block = 64
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, block, semSentinel)
-	canary := semCanary(t, dev)
-	err := faultLaunch(t, "fault_sync.ptx", "deadlock", dev, 1, block, out)
-	if err == nil {
-		t.Fatal("launch succeeded; want a deadlock fault")
-	}
-	var f *runtime.Fault
-	if !errors.As(err, &f) {
-		t.Fatalf("launch returned %T %v; want a *runtime.Fault", err, err)
-	}
-	// Either blocked warp may be the one reported: warp 1 at bar.sync 0 or warp 0 at bar.sync 1.
-	w := faultWant{
-		kind: runtime.FaultDeadlock, kernel: "deadlock", loc: faultLoc(t, "fault_sync.ptx", "deadlock bar0"),
-		thread: runtime.Dim3{X: 32},
-	}
-	if f.Thread.X < 32 {
-		w.loc, w.thread = faultLoc(t, "fault_sync.ptx", "deadlock bar1"), runtime.Dim3{X: 0}
-	}
-	checkFault(t, err, w)
-	canary()
-	for i, v := range semDownload(t, dev, out, block) {
-		if v != semSentinel {
-			t.Errorf("out[%d] = %#x, want it unwritten: no thread passes its barrier", i, v)
+	onEngines(t, filepath.Join(semDir, "fault_sync.ptx"), func(t *testing.T) {
+		const block = 64
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, block, semSentinel)
+		canary := semCanary(t, dev)
+		err := faultLaunch(t, "fault_sync.ptx", "deadlock", dev, 1, block, out)
+		if err == nil {
+			t.Fatal("launch succeeded; want a deadlock fault")
 		}
-	}
+		var f *runtime.Fault
+		if !errors.As(err, &f) {
+			t.Fatalf("launch returned %T %v; want a *runtime.Fault", err, err)
+		}
+		// Either blocked warp may be the one reported: warp 1 at bar.sync 0 or warp 0 at bar.sync 1.
+		w := faultWant{
+			kind: runtime.FaultDeadlock, kernel: "deadlock", loc: faultLoc(t, "fault_sync.ptx", "deadlock bar0"),
+			thread: runtime.Dim3{X: 32},
+		}
+		if f.Thread.X < 32 {
+			w.loc, w.thread = faultLoc(t, "fault_sync.ptx", "deadlock bar1"), runtime.Dim3{X: 0}
+		}
+		checkFault(t, err, w)
+		canary()
+		for i, v := range semDownload(t, dev, out, block) {
+			if v != semSentinel {
+				t.Errorf("out[%d] = %#x, want it unwritten: no thread passes its barrier", i, v)
+			}
+		}
+	})
 }
 
 func TestFaultTrap(t *testing.T) {
-	const grid, block, bad = 2, 64, 77
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, grid*block, semSentinel)
-	canary := semCanary(t, dev)
-	err := faultLaunch(t, "fault_misc.ptx", "trap_kernel", dev, grid, block, out, uint32(bad))
-	checkFault(t, err, faultWant{
-		kind: runtime.FaultTrap, kernel: "trap_kernel", loc: faultLoc(t, "fault_misc.ptx", "trap"),
-		cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
-	})
-	canary()
-	got := semDownload(t, dev, out, grid*block)
-	for i := range block {
-		if got[i] != uint32(i) {
-			t.Errorf("out[%d] = %d, want %d", i, got[i], i)
+	onEngines(t, filepath.Join(semDir, "fault_misc.ptx"), func(t *testing.T) {
+		const grid, block, bad = 2, 64, 77
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, grid*block, semSentinel)
+		canary := semCanary(t, dev)
+		err := faultLaunch(t, "fault_misc.ptx", "trap_kernel", dev, grid, block, out, uint32(bad))
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultTrap, kernel: "trap_kernel", loc: faultLoc(t, "fault_misc.ptx", "trap"),
+			cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
+		})
+		canary()
+		got := semDownload(t, dev, out, grid*block)
+		for i := range block {
+			if got[i] != uint32(i) {
+				t.Errorf("out[%d] = %d, want %d", i, got[i], i)
+			}
 		}
-	}
-	if got[bad] != semSentinel {
-		t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
-	}
+		if got[bad] != semSentinel {
+			t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
+		}
+	})
 }
 
 func TestFaultCancelled(t *testing.T) {
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, 1, semSentinel)
-	canary := semCanary(t, dev)
-	_, k := semKernel(t, "fault_sync.ptx", "spin")
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	type result struct {
-		err error
-		d   time.Duration
-	}
-	done := make(chan result, 1)
-	start := time.Now()
-	go func() {
-		err := k.Launch(ctx, dev, runtime.D1(16), runtime.D1(64), out, uint32(0))
-		done <- result{err, time.Since(start)}
-	}()
-	var r result
-	select {
-	case r = <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("launch of an infinite loop did not return within 10 s of a 50 ms timeout")
-	}
-	if r.d > 2*time.Second {
-		t.Errorf("launch returned %v after start; want promptly after the 50 ms timeout", r.d)
-	}
-	var f *runtime.Fault
-	if !errors.As(r.err, &f) {
-		t.Fatalf("launch returned %T %v; want a *runtime.Fault", r.err, r.err)
-	}
-	t.Logf("fault after %v: %v", r.d, f)
-	if f.Kind != runtime.FaultCancelled {
-		t.Errorf("Kind = %v, want %v", f.Kind, runtime.FaultCancelled)
-	}
-	if f.Kernel != "spin" {
-		t.Errorf("Kernel = %q, want spin", f.Kernel)
-	}
-	if !errors.Is(r.err, context.DeadlineExceeded) {
-		t.Errorf("error %v does not wrap context.DeadlineExceeded", r.err)
-	}
-	if f.CTA.X >= 16 || f.CTA.Y != 0 || f.CTA.Z != 0 || f.Thread.X >= 64 || f.Thread.Y != 0 || f.Thread.Z != 0 {
-		t.Errorf("CTA %v thread %v outside the launch", f.CTA, f.Thread)
-	}
-	canary()
-	if v := semDownload(t, dev, out, 1)[0]; v != semSentinel {
-		t.Errorf("out[0] = %#x, want it unwritten", v)
-	}
+	onEngines(t, filepath.Join(semDir, "fault_sync.ptx"), func(t *testing.T) {
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, 1, semSentinel)
+		canary := semCanary(t, dev)
+		_, k := semKernel(t, "fault_sync.ptx", "spin")
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		type result struct {
+			err error
+			d   time.Duration
+		}
+		done := make(chan result, 1)
+		start := time.Now()
+		go func() {
+			err := k.Launch(ctx, dev, runtime.D1(16), runtime.D1(64), out, uint32(0))
+			done <- result{err, time.Since(start)}
+		}()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("launch of an infinite loop did not return within 10 s of a 50 ms timeout")
+		}
+		if r.d > 2*time.Second {
+			t.Errorf("launch returned %v after start; want promptly after the 50 ms timeout", r.d)
+		}
+		var f *runtime.Fault
+		if !errors.As(r.err, &f) {
+			t.Fatalf("launch returned %T %v; want a *runtime.Fault", r.err, r.err)
+		}
+		t.Logf("fault after %v: %v", r.d, f)
+		if f.Kind != runtime.FaultCancelled {
+			t.Errorf("Kind = %v, want %v", f.Kind, runtime.FaultCancelled)
+		}
+		if f.Kernel != "spin" {
+			t.Errorf("Kernel = %q, want spin", f.Kernel)
+		}
+		if !errors.Is(r.err, context.DeadlineExceeded) {
+			t.Errorf("error %v does not wrap context.DeadlineExceeded", r.err)
+		}
+		if f.CTA.X >= 16 || f.CTA.Y != 0 || f.CTA.Z != 0 || f.Thread.X >= 64 || f.Thread.Y != 0 || f.Thread.Z != 0 {
+			t.Errorf("CTA %v thread %v outside the launch", f.CTA, f.Thread)
+		}
+		canary()
+		if v := semDownload(t, dev, out, 1)[0]; v != semSentinel {
+			t.Errorf("out[0] = %#x, want it unwritten", v)
+		}
 
-	// A context cancelled before the launch stops it at once.
-	ctx2, cancel2 := context.WithCancel(context.Background())
-	cancel2()
-	err := k.Launch(ctx2, dev, runtime.D1(1), runtime.D1(32), out, uint32(0))
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("launch with a cancelled context: %v, want an error wrapping context.Canceled", err)
-	}
+		// A context cancelled before the launch stops it at once.
+		ctx2, cancel2 := context.WithCancel(context.Background())
+		cancel2()
+		err := k.Launch(ctx2, dev, runtime.D1(1), runtime.D1(32), out, uint32(0))
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("launch with a cancelled context: %v, want an error wrapping context.Canceled", err)
+		}
+	})
 }
 
 func TestFaultBadLaunchConfig(t *testing.T) {
-	_, k := semKernel(t, "fault_sync.ptx", "config")
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, 2048, semSentinel)
-	ctx := context.Background()
-	cases := []struct {
-		name  string
-		block runtime.Dim3
-		args  []any
-		want  []string // substrings of the error
-	}{
-		{"block 1025", runtime.D1(1025), []any{out, uint32(1), int16(2)}, []string{"1025"}},
-		{"block 32x32x2", runtime.Dim3{X: 32, Y: 32, Z: 2}, []any{out, uint32(1), int16(2)}, []string{"2048", "1024"}},
-		{"too few args", runtime.D1(32), []any{out, uint32(1)}, []string{"config", "3", "2"}},
-		{"too many args", runtime.D1(32), []any{out, uint32(1), int16(2), 4}, []string{"config", "3", "4"}},
-		{"u32 overflow", runtime.D1(32), []any{out, 1 << 40, int16(2)}, []string{"n", "does not fit", "u32"}},
-		{"negative u32", runtime.D1(32), []any{out, -1, int16(2)}, []string{"n", "-1", "u32"}},
-		{"s16 overflow", runtime.D1(32), []any{out, uint32(1), 40000}, []string{"s", "40000", "s16"}},
-		{"s16 underflow", runtime.D1(32), []any{out, uint32(1), -40000}, []string{"s", "-40000", "s16"}},
-		{"float for u32", runtime.D1(32), []any{out, 1.5, int16(2)}, []string{"n"}},
-		{"string for pointer", runtime.D1(32), []any{"x", uint32(1), int16(2)}, []string{"out"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			err := k.Launch(ctx, dev, runtime.D1(1), c.block, c.args...)
-			if err == nil {
-				t.Fatal("launch succeeded; want an error")
-			}
-			var f *runtime.Fault
-			if errors.As(err, &f) {
-				t.Errorf("a configuration error came back as a fault: %v", err)
-			}
-			for _, s := range c.want {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not mention %q", err, s)
+	onEngines(t, filepath.Join(semDir, "fault_sync.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "fault_sync.ptx", "config")
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, 2048, semSentinel)
+		ctx := context.Background()
+		cases := []struct {
+			name  string
+			block runtime.Dim3
+			args  []any
+			want  []string // substrings of the error
+		}{
+			{"block 1025", runtime.D1(1025), []any{out, uint32(1), int16(2)}, []string{"1025"}},
+			{"block 32x32x2", runtime.Dim3{X: 32, Y: 32, Z: 2}, []any{out, uint32(1), int16(2)}, []string{"2048", "1024"}},
+			{"too few args", runtime.D1(32), []any{out, uint32(1)}, []string{"config", "3", "2"}},
+			{"too many args", runtime.D1(32), []any{out, uint32(1), int16(2), 4}, []string{"config", "3", "4"}},
+			{"u32 overflow", runtime.D1(32), []any{out, 1 << 40, int16(2)}, []string{"n", "does not fit", "u32"}},
+			{"negative u32", runtime.D1(32), []any{out, -1, int16(2)}, []string{"n", "-1", "u32"}},
+			{"s16 overflow", runtime.D1(32), []any{out, uint32(1), 40000}, []string{"s", "40000", "s16"}},
+			{"s16 underflow", runtime.D1(32), []any{out, uint32(1), -40000}, []string{"s", "-40000", "s16"}},
+			{"float for u32", runtime.D1(32), []any{out, 1.5, int16(2)}, []string{"n"}},
+			{"string for pointer", runtime.D1(32), []any{"x", uint32(1), int16(2)}, []string{"out"}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				err := k.Launch(ctx, dev, runtime.D1(1), c.block, c.args...)
+				if err == nil {
+					t.Fatal("launch succeeded; want an error")
 				}
+				var f *runtime.Fault
+				if errors.As(err, &f) {
+					t.Errorf("a configuration error came back as a fault: %v", err)
+				}
+				for _, s := range c.want {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error %q does not mention %q", err, s)
+					}
+				}
+			})
+		}
+		for i, v := range semDownload(t, dev, out, 2048) {
+			if v != semSentinel {
+				t.Fatalf("out[%d] = %#x after rejected launches, want it unwritten", i, v)
 			}
-		})
-	}
-	for i, v := range semDownload(t, dev, out, 2048) {
-		if v != semSentinel {
-			t.Fatalf("out[%d] = %#x after rejected launches, want it unwritten", i, v)
 		}
-	}
-	// The same kernel with a good configuration runs: out[gid] = n + s.
-	if err := k.Launch(ctx, dev, runtime.D1(2), runtime.D1(1024), out, uint32(10), -3); err != nil {
-		t.Fatalf("good launch: %v", err)
-	}
-	for i, v := range semDownload(t, dev, out, 2048) {
-		if v != 7 {
-			t.Fatalf("out[%d] = %d, want 7", i, v)
+		// The same kernel with a good configuration runs: out[gid] = n + s.
+		if err := k.Launch(ctx, dev, runtime.D1(2), runtime.D1(1024), out, uint32(10), -3); err != nil {
+			t.Fatalf("good launch: %v", err)
 		}
-	}
+		for i, v := range semDownload(t, dev, out, 2048) {
+			if v != 7 {
+				t.Fatalf("out[%d] = %d, want 7", i, v)
+			}
+		}
+	})
 }
 
 // TestResourceLimits checks that declarations far beyond what a GPU offers are clear errors,

@@ -14,6 +14,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/barrier_exit"
 	"github.com/ptx2go/ptx2go/generated/bf16"
 	"github.com/ptx2go/ptx2go/generated/bitops"
+	"github.com/ptx2go/ptx2go/generated/conf_forms"
 	"github.com/ptx2go/ptx2go/generated/constant_data"
 	"github.com/ptx2go/ptx2go/generated/convert"
 	"github.com/ptx2go/ptx2go/generated/cvt_round"
@@ -244,9 +245,9 @@ var generatedModules = map[string]*runtime.Module{
 	"half":                         half.Module,
 	"int64_math":                   int64_math.Module,
 	"intmisc":                      intmisc.Module,
-	"lane_faults":                  lane_faults.Module,
 	"intops":                       intops.Module,
 	"its":                          its.Module,
+	"lane_faults":                  lane_faults.Module,
 	"local_array":                  local_array.Module,
 	"matmul_2d":                    matmul_2d.Module,
 	"recursion":                    recursion.Module,
@@ -295,6 +296,7 @@ var generatedModules = map[string]*runtime.Module{
 	"O0/warp_ops":                  o0_warp_ops.Module,
 	"O0/warp_sync":                 o0_warp_sync.Module,
 	"O0/warp_width":                o0_warp_width.Module,
+	"conf/forms":                   conf_forms.Module,
 	"fast/atomics":                 fast_atomics.Module,
 	"fast/barrier_exit":            fast_barrier_exit.Module,
 	"fast/bf16":                    fast_bf16.Module,
@@ -427,6 +429,17 @@ var generatedModules = map[string]*runtime.Module{
 	"semantics/stats":              semantics_stats.Module,
 	"semantics/uniform_ops":        semantics_uniform_ops.Module,
 	"semantics/vecparams":          semantics_vecparams.Module,
+}
+
+// generatedModule returns the generated module of the PTX file at path (under testdata/ptx),
+// if `make generate` writes one.
+func generatedModule(path string) (*runtime.Module, bool) {
+	rel, err := filepath.Rel(filepath.Join("testdata", "ptx"), path)
+	if err != nil {
+		return nil, false
+	}
+	m, ok := generatedModules[filepath.ToSlash(strings.TrimSuffix(rel, ".ptx"))]
+	return m, ok
 }
 
 // TestGeneratedModulesListed checks that every package under generated/ is in

@@ -16,57 +16,59 @@ import (
 // words with atom.add (integer and float) and a CAS loop; totals must be exact. Run with -race
 // it also shows the CTAs share memory without data races.
 func TestParallelAtomics(t *testing.T) {
-	mod, err := ptx2go.CompileFile("testdata/ptx/atomics.ptx")
-	require.NoError(t, err)
-	dev := runtime.NewDevice()
-	const blocks, threads = 64, 128
-	const n = blocks * threads
-	rng := rand.New(rand.NewPCG(1, 2))
-	xi := make([]int32, n)
-	xf := make([]float32, n)
-	var wantI int32
-	var wantF float32
-	for i := range xi {
-		xi[i] = rng.Int32N(1000) - 500
-		xf[i] = float32(rng.IntN(16)) // small integers: every partial sum is exact
-		wantI += xi[i]
-		wantF += xf[i]
-	}
-	pxi, err := runtime.Upload(dev, xi)
-	require.NoError(t, err)
-	pxf, err := runtime.Upload(dev, xf)
-	require.NoError(t, err)
-	sums, err := dev.Malloc(8)
-	require.NoError(t, err)
+	onEngines(t, "testdata/ptx/atomics.ptx", func(t *testing.T) {
+		mod, err := loadModule(t, "testdata/ptx/atomics.ptx")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		const blocks, threads = 64, 128
+		const n = blocks * threads
+		rng := rand.New(rand.NewPCG(1, 2))
+		xi := make([]int32, n)
+		xf := make([]float32, n)
+		var wantI int32
+		var wantF float32
+		for i := range xi {
+			xi[i] = rng.Int32N(1000) - 500
+			xf[i] = float32(rng.IntN(16)) // small integers: every partial sum is exact
+			wantI += xi[i]
+			wantF += xf[i]
+		}
+		pxi, err := runtime.Upload(dev, xi)
+		require.NoError(t, err)
+		pxf, err := runtime.Upload(dev, xf)
+		require.NoError(t, err)
+		sums, err := dev.Malloc(8)
+		require.NoError(t, err)
 
-	k, err := mod.Kernel("atomic_sum")
-	require.NoError(t, err)
-	cfg := runtime.LaunchConfig{Grid: runtime.D1(blocks), Block: runtime.D1(threads), Workers: 8}
-	require.NoError(t, k.LaunchConfig(context.Background(), dev, cfg, sums, sums+4, pxi, pxf, n))
-	gotI := make([]int32, 1)
-	gotF := make([]float32, 1)
-	require.NoError(t, runtime.Download(dev, gotI, sums))
-	require.NoError(t, runtime.Download(dev, gotF, sums+4))
-	require.Equal(t, wantI, gotI[0])
-	require.Equal(t, wantF, gotF[0])
+		k, err := mod.Kernel("atomic_sum")
+		require.NoError(t, err)
+		cfg := runtime.LaunchConfig{Grid: runtime.D1(blocks), Block: runtime.D1(threads), Workers: 8}
+		require.NoError(t, k.LaunchConfig(context.Background(), dev, cfg, sums, sums+4, pxi, pxf, n))
+		gotI := make([]int32, 1)
+		gotF := make([]float32, 1)
+		require.NoError(t, runtime.Download(dev, gotI, sums))
+		require.NoError(t, runtime.Download(dev, gotF, sums+4))
+		require.Equal(t, wantI, gotI[0])
+		require.Equal(t, wantF, gotF[0])
 
-	// saturating_add reads the counter with a plain load and updates it with atom.cas.
-	counter, err := runtime.Upload(dev, []int32{5})
-	require.NoError(t, err)
-	v := make([]int32, n)
-	want := int64(5)
-	for i := range v {
-		v[i] = rng.Int32N(100)
-		want += int64(v[i])
-	}
-	pv, err := runtime.Upload(dev, v)
-	require.NoError(t, err)
-	sat, err := mod.Kernel("saturating_add")
-	require.NoError(t, err)
-	require.NoError(t, sat.LaunchConfig(context.Background(), dev, cfg, counter, pv, n, int32(1<<30)))
-	got := make([]int32, 1)
-	require.NoError(t, runtime.Download(dev, got, counter))
-	require.Equal(t, int32(want), got[0])
+		// saturating_add reads the counter with a plain load and updates it with atom.cas.
+		counter, err := runtime.Upload(dev, []int32{5})
+		require.NoError(t, err)
+		v := make([]int32, n)
+		want := int64(5)
+		for i := range v {
+			v[i] = rng.Int32N(100)
+			want += int64(v[i])
+		}
+		pv, err := runtime.Upload(dev, v)
+		require.NoError(t, err)
+		sat, err := mod.Kernel("saturating_add")
+		require.NoError(t, err)
+		require.NoError(t, sat.LaunchConfig(context.Background(), dev, cfg, counter, pv, n, int32(1<<30)))
+		got := make([]int32, 1)
+		require.NoError(t, runtime.Download(dev, got, counter))
+		require.Equal(t, int32(want), got[0])
+	})
 }
 
 // TestConcurrentLaunches runs several goroutines at once, each allocating, uploading,
@@ -74,25 +76,27 @@ func TestParallelAtomics(t *testing.T) {
 // device, the others have one each. Run with -race it also shows that launches, copies,
 // Malloc and Free on one device may overlap.
 func TestConcurrentLaunches(t *testing.T) {
-	mod, err := ptx2go.CompileFile("testdata/ptx/vecadd.ptx")
-	require.NoError(t, err)
-	k, err := mod.Kernel("vecadd")
-	require.NoError(t, err)
-	shared := runtime.NewDevice()
-	const goroutines, rounds, n = 8, 6, 300
-	errs := make(chan error, goroutines)
-	for g := range goroutines {
-		go func() {
-			dev := shared
-			if g%2 == 1 {
-				dev = runtime.NewDevice()
-			}
-			errs <- concurrentVecadd(dev, k, uint64(g), rounds, n)
-		}()
-	}
-	for range goroutines {
-		require.NoError(t, <-errs)
-	}
+	onEngines(t, "testdata/ptx/vecadd.ptx", func(t *testing.T) {
+		mod, err := loadModule(t, "testdata/ptx/vecadd.ptx")
+		require.NoError(t, err)
+		k, err := mod.Kernel("vecadd")
+		require.NoError(t, err)
+		shared := runtime.NewDevice()
+		const goroutines, rounds, n = 8, 6, 300
+		errs := make(chan error, goroutines)
+		for g := range goroutines {
+			go func() {
+				dev := shared
+				if g%2 == 1 {
+					dev = runtime.NewDevice()
+				}
+				errs <- concurrentVecadd(dev, k, uint64(g), rounds, n)
+			}()
+		}
+		for range goroutines {
+			require.NoError(t, <-errs)
+		}
+	})
 }
 
 // concurrentVecadd runs vecadd rounds times on fresh buffers of n random floats and checks c = a + b.

@@ -27,11 +27,12 @@ const (
 	semSentinel = 0xDEADBEEF
 )
 
-// semKernel compiles testdata/ptx/semantics/file and returns the module and its kernel name
-// (no kernel when name is empty).
+// semKernel compiles testdata/ptx/semantics/file (on the engine=go subtest of onEngines, loads
+// its generated package) and returns the module and its kernel name (no kernel when name is
+// empty).
 func semKernel(t *testing.T, file, name string) (*ptx2go.Module, *ptx2go.Kernel) {
 	t.Helper()
-	mod, err := ptx2go.CompileFile(filepath.Join(semDir, file))
+	mod, err := loadModule(t, filepath.Join(semDir, file))
 	if err != nil {
 		t.Fatalf("compile %s: %v", file, err)
 	}
@@ -131,374 +132,400 @@ func semLaunch1(t *testing.T, k *ptx2go.Kernel, ntid, stride int, extra ...any) 
 }
 
 func TestSemanticsPredicationVsDivergence(t *testing.T) {
-	_, k := semKernel(t, "predication.ptx", "predication")
-	for _, ntid := range []int{64, 70} {
-		t.Run(fmt.Sprint(ntid), func(t *testing.T) {
-			const stride = 8
-			got := semLaunch1(t, k, ntid, stride)
-			want := semSentinels(ntid * stride)
-			p := func(u int) bool { return u%3 == 0 }
-			for tid := range ntid {
-				o := want[tid*stride:]
-				o[0] = uint32(100 + tid)
-				if p(tid) {
-					o[0] += 1000
+	onEngines(t, filepath.Join(semDir, "predication.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "predication.ptx", "predication")
+		for _, ntid := range []int{64, 70} {
+			t.Run(fmt.Sprint(ntid), func(t *testing.T) {
+				const stride = 8
+				got := semLaunch1(t, k, ntid, stride)
+				want := semSentinels(ntid * stride)
+				p := func(u int) bool { return u%3 == 0 }
+				for tid := range ntid {
+					o := want[tid*stride:]
+					o[0] = uint32(100 + tid)
+					if p(tid) {
+						o[0] += 1000
+					}
+					o[1] = semWarpMask(ntid, tid, nil) // predication keeps every lane
+					if p(tid) {
+						o[2] = semWarpMask(ntid, tid, p)
+						o[5] = 1
+					} else {
+						o[3] = semWarpMask(ntid, tid, func(u int) bool { return !p(u) })
+						o[5] = 2
+					}
+					o[4] = semWarpMask(ntid, tid, nil)
+					o[6] = semSentinel + 1
+					o[7] = semSentinel + 1
 				}
-				o[1] = semWarpMask(ntid, tid, nil) // predication keeps every lane
-				if p(tid) {
-					o[2] = semWarpMask(ntid, tid, p)
-					o[5] = 1
-				} else {
-					o[3] = semWarpMask(ntid, tid, func(u int) bool { return !p(u) })
-					o[5] = 2
-				}
-				o[4] = semWarpMask(ntid, tid, nil)
-				o[6] = semSentinel + 1
-				o[7] = semSentinel + 1
-			}
-			semCompare(t, got, want, stride, "@p add", "mask after @p add", "mask taken", "mask fall-through", "mask at join", "path", "runs after join", "runs of either side")
-		})
-	}
+				semCompare(t, got, want, stride, "@p add", "mask after @p add", "mask taken", "mask fall-through", "mask at join", "path", "runs after join", "runs of either side")
+			})
+		}
+	})
 }
 
 func TestSemanticsNestedDivergence(t *testing.T) {
-	_, k := semKernel(t, "nested.ptx", "nested")
-	const ntid, stride = 96, 8
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	c1 := func(u int) bool { return u%2 == 1 }
-	c2 := func(u int) bool { return (u/2)%3 != 0 }
-	c3 := func(u int) bool { return u%5 < 2 }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		a, b, c := c1(tid), c2(tid), c3(tid)
-		o[0] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) == a })
-		path := uint32(2)
-		o[7] = semSentinel + 1
-		if a {
-			o[7]++
-			path = 1
-			o[1] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) == b })
-			if b {
-				path += 10
-				o[2] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) && c3(u) == c })
-				if c {
-					path += 100
-				} else {
-					path += 200
-				}
-				o[3] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) })
-				path += 1000
+	onEngines(t, filepath.Join(semDir, "nested.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "nested.ptx", "nested")
+		const ntid, stride = 96, 8
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		c1 := func(u int) bool { return u%2 == 1 }
+		c2 := func(u int) bool { return (u/2)%3 != 0 }
+		c3 := func(u int) bool { return u%5 < 2 }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			a, b, c := c1(tid), c2(tid), c3(tid)
+			o[0] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) == a })
+			path := uint32(2)
+			o[7] = semSentinel + 1
+			if a {
 				o[7]++
-			} else {
-				path += 20
+				path = 1
+				o[1] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) == b })
+				if b {
+					path += 10
+					o[2] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) && c3(u) == c })
+					if c {
+						path += 100
+					} else {
+						path += 200
+					}
+					o[3] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) })
+					path += 1000
+					o[7]++
+				} else {
+					path += 20
+				}
+				o[4] = semWarpMask(ntid, tid, c1)
 			}
-			o[4] = semWarpMask(ntid, tid, c1)
+			o[5] = semWarpMask(ntid, tid, nil)
+			o[6] = path
 		}
-		o[5] = semWarpMask(ntid, tid, nil)
-		o[6] = path
-	}
-	semCompare(t, got, want, stride, "level 1", "level 2", "level 3", "level-3 join", "level-2 join", "level-1 join", "path", "joins passed")
+		semCompare(t, got, want, stride, "level 1", "level 2", "level 3", "level-3 join", "level-2 join", "level-1 join", "path", "joins passed")
+	})
 }
 
 func TestSemanticsDivergentWhileLoop(t *testing.T) {
-	_, k := semKernel(t, "loops.ptx", "while_loop")
-	const ntid, stride = 80, 34
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	for tid := range ntid {
-		o := want[tid*stride:]
-		lane := tid % 32
-		acc := uint32(0)
-		for it := range lane {
-			o[it] = semWarpMask(ntid, tid, func(u int) bool { return u%32 > it })
-			acc = acc*3 + uint32(it) + 1
+	onEngines(t, filepath.Join(semDir, "loops.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "loops.ptx", "while_loop")
+		const ntid, stride = 80, 34
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		for tid := range ntid {
+			o := want[tid*stride:]
+			lane := tid % 32
+			acc := uint32(0)
+			for it := range lane {
+				o[it] = semWarpMask(ntid, tid, func(u int) bool { return u%32 > it })
+				acc = acc*3 + uint32(it) + 1
+			}
+			o[31] = semSentinel + 1
+			o[32] = semWarpMask(ntid, tid, nil)
+			o[33] = acc
 		}
-		o[31] = semSentinel + 1
-		o[32] = semWarpMask(ntid, tid, nil)
-		o[33] = acc
-	}
-	semCompare(t, got, want, stride)
+		semCompare(t, got, want, stride)
+	})
 }
 
 func TestSemanticsDivergentDoWhileLoop(t *testing.T) {
-	_, k := semKernel(t, "loops.ptx", "dowhile_loop")
-	const ntid, stride = 100, 8
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	trip := func(u int) int { return u*7%5 + 1 }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		acc := uint32(0)
-		for it := range trip(tid) {
-			o[it] = semWarpMask(ntid, tid, func(u int) bool { return trip(u) > it })
-			acc += uint32((it + 1) * tid)
+	onEngines(t, filepath.Join(semDir, "loops.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "loops.ptx", "dowhile_loop")
+		const ntid, stride = 100, 8
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		trip := func(u int) int { return u*7%5 + 1 }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			acc := uint32(0)
+			for it := range trip(tid) {
+				o[it] = semWarpMask(ntid, tid, func(u int) bool { return trip(u) > it })
+				acc += uint32((it + 1) * tid)
+			}
+			o[5] = semSentinel + 1
+			o[6] = semWarpMask(ntid, tid, nil)
+			o[7] = acc
 		}
-		o[5] = semSentinel + 1
-		o[6] = semWarpMask(ntid, tid, nil)
-		o[7] = acc
-	}
-	semCompare(t, got, want, stride)
+		semCompare(t, got, want, stride)
+	})
 }
 
 func TestSemanticsDivergentBrxIdx(t *testing.T) {
-	_, k := semKernel(t, "brx.ptx", "brx_divergent")
-	const ntid, stride = 75, 4
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	for tid := range ntid {
-		o := want[tid*stride:]
-		tgt := tid % 5
-		o[0] = semWarpMask(ntid, tid, func(u int) bool { return u%5 == tgt })
-		o[1] = semWarpMask(ntid, tid, nil)
-		o[2] = uint32(tgt*1000 + tid)
-		o[3] = semSentinel + 1
-	}
-	semCompare(t, got, want, stride, "mask at target", "mask at join", "value", "runs after join")
+	onEngines(t, filepath.Join(semDir, "brx.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "brx.ptx", "brx_divergent")
+		const ntid, stride = 75, 4
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		for tid := range ntid {
+			o := want[tid*stride:]
+			tgt := tid % 5
+			o[0] = semWarpMask(ntid, tid, func(u int) bool { return u%5 == tgt })
+			o[1] = semWarpMask(ntid, tid, nil)
+			o[2] = uint32(tgt*1000 + tid)
+			o[3] = semSentinel + 1
+		}
+		semCompare(t, got, want, stride, "mask at target", "mask at join", "value", "runs after join")
+	})
 }
 
 func TestSemanticsIndirectCalls(t *testing.T) {
-	_, k := semKernel(t, "indirect.ptx", "indirect")
-	const ntid, stride = 64, 10
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	fns := []func(uint32) uint32{
-		func(x uint32) uint32 { return x + 1 },
-		func(x uint32) uint32 { return x * 3 },
-		func(x uint32) uint32 { return x ^ 0x55 },
-	}
-	sel := []func(u int) int{
-		func(u int) int { return u % 3 },       // A: .calltargets
-		func(u int) int { return (u / 3) % 3 }, // B: call table
-		func(u int) int { return (u / 4) % 3 }, // C: .callprototype
-	}
-	for tid := range ntid {
-		o := want[tid*stride:]
-		v := uint32(tid)
-		for form, s := range sel {
-			f := s(tid)
-			o[form*3] = semWarpMask(ntid, tid, func(u int) bool { return s(u) == f })
-			v = fns[f](v)
-			o[form*3+1] = v
-			o[form*3+2] = semWarpMask(ntid, tid, nil)
+	onEngines(t, filepath.Join(semDir, "indirect.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "indirect.ptx", "indirect")
+		const ntid, stride = 64, 10
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		fns := []func(uint32) uint32{
+			func(x uint32) uint32 { return x + 1 },
+			func(x uint32) uint32 { return x * 3 },
+			func(x uint32) uint32 { return x ^ 0x55 },
 		}
-		o[9] = semSentinel + 6
-	}
-	semCompare(t, got, want, stride,
-		"A: mask in callee", "A: result", "A: mask after",
-		"B: mask in callee", "B: result", "B: mask after",
-		"C: mask in callee", "C: result", "C: mask after", "runs next to calls")
+		sel := []func(u int) int{
+			func(u int) int { return u % 3 },       // A: .calltargets
+			func(u int) int { return (u / 3) % 3 }, // B: call table
+			func(u int) int { return (u / 4) % 3 }, // C: .callprototype
+		}
+		for tid := range ntid {
+			o := want[tid*stride:]
+			v := uint32(tid)
+			for form, s := range sel {
+				f := s(tid)
+				o[form*3] = semWarpMask(ntid, tid, func(u int) bool { return s(u) == f })
+				v = fns[f](v)
+				o[form*3+1] = v
+				o[form*3+2] = semWarpMask(ntid, tid, nil)
+			}
+			o[9] = semSentinel + 6
+		}
+		semCompare(t, got, want, stride,
+			"A: mask in callee", "A: result", "A: mask after",
+			"B: mask in callee", "B: result", "B: mask after",
+			"C: mask in callee", "C: result", "C: mask after", "runs next to calls")
+	})
 }
 
 func TestSemanticsRecursion(t *testing.T) {
-	_, k := semKernel(t, "recursion.ptx", "recursion")
-	const ntid, stride = 48, 36
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	n := func(u int) int { return u * 13 % 32 }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		m := n(tid)
-		for d := 0; d <= m; d++ {
-			o[d] = semWarpMask(ntid, tid, func(u int) bool { return n(u) >= d })
+	onEngines(t, filepath.Join(semDir, "recursion.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "recursion.ptx", "recursion")
+		const ntid, stride = 48, 36
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		n := func(u int) int { return u * 13 % 32 }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			m := n(tid)
+			for d := 0; d <= m; d++ {
+				o[d] = semWarpMask(ntid, tid, func(u int) bool { return n(u) >= d })
+			}
+			o[m+1] = semWarpMask(ntid, tid, func(u int) bool { return n(u) == m })
+			o[33] = uint32(m * (m + 1) / 2)
+			o[34] = semWarpMask(ntid, tid, nil)
+			o[35] = semSentinel + uint32(m) + 3
 		}
-		o[m+1] = semWarpMask(ntid, tid, func(u int) bool { return n(u) == m })
-		o[33] = uint32(m * (m + 1) / 2)
-		o[34] = semWarpMask(ntid, tid, nil)
-		o[35] = semSentinel + uint32(m) + 3
-	}
-	semCompare(t, got, want, stride)
+		semCompare(t, got, want, stride)
+	})
 }
 
 func TestSemanticsDivergentReturnFromLoop(t *testing.T) {
-	_, k := semKernel(t, "retloop.ptx", "retloop")
-	const ntid, stride = 72, 32
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	lim1 := func(u int) int { return u * 5 % 9 }
-	lim2 := func(u int) int { return u * 3 % 7 }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		for it := 0; it <= lim1(tid); it++ {
-			o[it] = semWarpMask(ntid, tid, func(u int) bool { return lim1(u) >= it })
+	onEngines(t, filepath.Join(semDir, "retloop.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "retloop.ptx", "retloop")
+		const ntid, stride = 72, 32
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		lim1 := func(u int) int { return u * 5 % 9 }
+		lim2 := func(u int) int { return u * 3 % 7 }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			for it := 0; it <= lim1(tid); it++ {
+				o[it] = semWarpMask(ntid, tid, func(u int) bool { return lim1(u) >= it })
+			}
+			o[9] = semSentinel + uint32(lim1(tid)) + 1
+			o[10] = uint32(lim1(tid)*10 + 7)
+			o[11] = semWarpMask(ntid, tid, nil)
+			o[12] = semSentinel + 4
+			for it := 0; it <= lim2(tid); it++ {
+				o[16+it] = semWarpMask(ntid, tid, func(u int) bool { return lim2(u) >= it })
+			}
+			o[25] = semSentinel + uint32(lim2(tid)) + 1
+			o[26] = uint32(lim2(tid)*10 + 7)
+			o[27] = semWarpMask(ntid, tid, nil)
 		}
-		o[9] = semSentinel + uint32(lim1(tid)) + 1
-		o[10] = uint32(lim1(tid)*10 + 7)
-		o[11] = semWarpMask(ntid, tid, nil)
-		o[12] = semSentinel + 4
-		for it := 0; it <= lim2(tid); it++ {
-			o[16+it] = semWarpMask(ntid, tid, func(u int) bool { return lim2(u) >= it })
-		}
-		o[25] = semSentinel + uint32(lim2(tid)) + 1
-		o[26] = uint32(lim2(tid)*10 + 7)
-		o[27] = semWarpMask(ntid, tid, nil)
-	}
-	names := make([]string, stride)
-	names[9], names[10], names[11], names[12] = "find iterations", "find result", "mask after find", "runs next to calls"
-	names[25], names[26], names[27] = "find2 iterations", "find2 result", "mask after find2"
-	semCompare(t, got, want, stride, names...)
+		names := make([]string, stride)
+		names[9], names[10], names[11], names[12] = "find iterations", "find result", "mask after find", "runs next to calls"
+		names[25], names[26], names[27] = "find2 iterations", "find2 result", "mask after find2"
+		semCompare(t, got, want, stride, names...)
+	})
 }
 
 func TestSemanticsExitInFunctionReleasesBarrier(t *testing.T) {
-	_, k := semKernel(t, "exitbar.ptx", "exitbar")
-	const ntid, stride = 128, 4
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	dies := func(u int) bool { return u%3 == 0 || (u >= 64 && u < 96) }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		if dies(tid) {
-			o[2] = 0xD1E
-			continue
+	onEngines(t, filepath.Join(semDir, "exitbar.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "exitbar.ptx", "exitbar")
+		const ntid, stride = 128, 4
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		dies := func(u int) bool { return u%3 == 0 || (u >= 64 && u < 96) }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			if dies(tid) {
+				o[2] = 0xD1E
+				continue
+			}
+			o[0] = uint32(127 - tid + 1000)
+			o[1] = semWarpMask(ntid, tid, func(u int) bool { return !dies(u) })
+			o[3] = semSentinel + 1
 		}
-		o[0] = uint32(127 - tid + 1000)
-		o[1] = semWarpMask(ntid, tid, func(u int) bool { return !dies(u) })
-		o[3] = semSentinel + 1
-	}
-	semCompare(t, got, want, stride, "sh[127-tid] after barrier", "mask after barrier", "exit marker", "runs after barrier")
+		semCompare(t, got, want, stride, "sh[127-tid] after barrier", "mask after barrier", "exit marker", "runs after barrier")
+	})
 }
 
 func TestSemanticsPartialWarp(t *testing.T) {
-	_, k := semKernel(t, "partial.ptx", "partial")
-	const ntid, room, stride = 100, 128, 8
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, room*stride, semSentinel)
-	if err := k.Launch(context.Background(), dev, runtime.D1(1), runtime.D1(ntid), out); err != nil {
-		t.Fatal(err)
-	}
-	got := semDownload(t, dev, out, room*stride)
-	want := semSentinels(room * stride)
-	odd := func(u int) bool { return u%2 == 1 }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		o[0] = semWarpMask(ntid, tid, nil)
-		if odd(tid) {
-			o[2] = semWarpMask(ntid, tid, odd)
-		} else {
-			o[1] = semWarpMask(ntid, tid, func(u int) bool { return !odd(u) })
+	onEngines(t, filepath.Join(semDir, "partial.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "partial.ptx", "partial")
+		const ntid, room, stride = 100, 128, 8
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, room*stride, semSentinel)
+		if err := k.Launch(context.Background(), dev, runtime.D1(1), runtime.D1(ntid), out); err != nil {
+			t.Fatal(err)
 		}
-		o[3] = semWarpMask(ntid, tid, nil)
-		o[4] = semSentinel + 1
-	}
-	// The model's masks for warp 3 are 0xF, 0x5 and 0xA; say so explicitly too.
-	if w := want[96*stride:]; w[0] != 0xF || w[1] != 0x5 || want[97*stride+2] != 0xA || w[3] != 0xF {
-		t.Fatalf("model: warp 3 masks %#x %#x %#x %#x", w[0], w[1], want[97*stride+2], w[3])
-	}
-	semCompare(t, got, want, stride, "mask at start", "mask even", "mask odd", "mask at join", "runs after join")
+		got := semDownload(t, dev, out, room*stride)
+		want := semSentinels(room * stride)
+		odd := func(u int) bool { return u%2 == 1 }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			o[0] = semWarpMask(ntid, tid, nil)
+			if odd(tid) {
+				o[2] = semWarpMask(ntid, tid, odd)
+			} else {
+				o[1] = semWarpMask(ntid, tid, func(u int) bool { return !odd(u) })
+			}
+			o[3] = semWarpMask(ntid, tid, nil)
+			o[4] = semSentinel + 1
+		}
+		// The model's masks for warp 3 are 0xF, 0x5 and 0xA; say so explicitly too.
+		if w := want[96*stride:]; w[0] != 0xF || w[1] != 0x5 || want[97*stride+2] != 0xA || w[3] != 0xF {
+			t.Fatalf("model: warp 3 masks %#x %#x %#x %#x", w[0], w[1], want[97*stride+2], w[3])
+		}
+		semCompare(t, got, want, stride, "mask at start", "mask even", "mask odd", "mask at join", "runs after join")
+	})
 }
 
 func TestSemanticsBraUni(t *testing.T) {
-	_, k := semKernel(t, "brauni.ptx", "brauni")
-	const grid, ntid, stride = 3, 40, 8
-	for _, mode := range []uint32{0, 1} {
-		t.Run(fmt.Sprint("mode", mode), func(t *testing.T) {
-			dev := runtime.NewDevice()
-			out := semFilled(t, dev, grid*ntid*stride, semSentinel)
-			if err := k.Launch(context.Background(), dev, runtime.D1(grid), runtime.D1(ntid), out, mode); err != nil {
-				t.Fatal(err)
-			}
-			got := semDownload(t, dev, out, grid*ntid*stride)
-			want := semSentinels(grid * ntid * stride)
-			for cta := range grid {
-				for tid := range ntid {
-					o := want[(cta*ntid+tid)*stride:]
-					full := semWarpMask(ntid, tid, nil)
-					o[0], o[1], o[2] = full, full, full
-					path := uint32(1 + cta%2)
-					if mode != 0 {
-						path += 10
-					} else {
-						path += 20
-					}
-					o[3] = path
-					o[4] = semSentinel + 1
+	onEngines(t, filepath.Join(semDir, "brauni.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "brauni.ptx", "brauni")
+		const grid, ntid, stride = 3, 40, 8
+		for _, mode := range []uint32{0, 1} {
+			t.Run(fmt.Sprint("mode", mode), func(t *testing.T) {
+				dev := runtime.NewDevice()
+				out := semFilled(t, dev, grid*ntid*stride, semSentinel)
+				if err := k.Launch(context.Background(), dev, runtime.D1(grid), runtime.D1(ntid), out, mode); err != nil {
+					t.Fatal(err)
 				}
-			}
-			semCompare(t, got, want, stride, "mask ctaid path", "mask mode path", "mask at end", "path")
-		})
-	}
+				got := semDownload(t, dev, out, grid*ntid*stride)
+				want := semSentinels(grid * ntid * stride)
+				for cta := range grid {
+					for tid := range ntid {
+						o := want[(cta*ntid+tid)*stride:]
+						full := semWarpMask(ntid, tid, nil)
+						o[0], o[1], o[2] = full, full, full
+						path := uint32(1 + cta%2)
+						if mode != 0 {
+							path += 10
+						} else {
+							path += 20
+						}
+						o[3] = path
+						o[4] = semSentinel + 1
+					}
+				}
+				semCompare(t, got, want, stride, "mask ctaid path", "mask mode path", "mask at end", "path")
+			})
+		}
+	})
 }
 
 func TestSemanticsGuardedCallAndRet(t *testing.T) {
-	_, k := semKernel(t, "guarded.ptx", "guarded")
-	const ntid, stride = 64, 6
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	caller := func(u int) bool { return u%4 != 1 }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		v := uint32(5)
-		if caller(tid) {
-			o[0] = semWarpMask(ntid, tid, caller)
-			v = uint32(tid + 500)
-			if tid > 20 {
-				o[1] = semWarpMask(ntid, tid, func(u int) bool { return caller(u) && u > 20 })
-				v = uint32(tid * 2)
+	onEngines(t, filepath.Join(semDir, "guarded.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "guarded.ptx", "guarded")
+		const ntid, stride = 64, 6
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		caller := func(u int) bool { return u%4 != 1 }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			v := uint32(5)
+			if caller(tid) {
+				o[0] = semWarpMask(ntid, tid, caller)
+				v = uint32(tid + 500)
+				if tid > 20 {
+					o[1] = semWarpMask(ntid, tid, func(u int) bool { return caller(u) && u > 20 })
+					v = uint32(tid * 2)
+				}
+			}
+			o[2] = semWarpMask(ntid, tid, nil)
+			o[3] = v
+			o[5] = semSentinel + 2
+			if tid%5 == 0 {
+				o[4] = semWarpMask(ntid, tid, func(u int) bool { return u%5 == 0 })
 			}
 		}
-		o[2] = semWarpMask(ntid, tid, nil)
-		o[3] = v
-		o[5] = semSentinel + 2
-		if tid%5 == 0 {
-			o[4] = semWarpMask(ntid, tid, func(u int) bool { return u%5 == 0 })
-		}
-	}
-	semCompare(t, got, want, stride, "mask in g", "mask after @!q ret", "mask after call", "result", "mask after @!e ret")
+		semCompare(t, got, want, stride, "mask in g", "mask after @!q ret", "mask after call", "result", "mask after @!e ret")
+	})
 }
 
 // TestSemanticsPredicateParams passes .reg .pred parameters and return values per lane, in
 // direct, divergent, guarded and indirect calls (predparams.ptx).
 func TestSemanticsPredicateParams(t *testing.T) {
-	_, k := semKernel(t, "predparams.ptx", "predparams")
-	const ntid, stride = 70, 8
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	b := func(p bool) uint32 {
-		if p {
-			return 1
+	onEngines(t, filepath.Join(semDir, "predparams.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "predparams.ptx", "predparams")
+		const ntid, stride = 70, 8
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		b := func(p bool) uint32 {
+			if p {
+				return 1
+			}
+			return 0
 		}
-		return 0
-	}
-	for tid := range ntid {
-		o := want[tid*stride:]
-		p1, p2 := tid%3 == 0, tid%5 < 2
-		o[0] = b(!p1)
-		o[1] = b(p1 != p2)
-		v := uint32(tid)
-		if p2 {
-			v += 1000
+		for tid := range ntid {
+			o := want[tid*stride:]
+			p1, p2 := tid%3 == 0, tid%5 < 2
+			o[0] = b(!p1)
+			o[1] = b(p1 != p2)
+			v := uint32(tid)
+			if p2 {
+				v += 1000
+			}
+			if p1 {
+				v++
+			}
+			o[2] = v
+			q := tid%2 == 0
+			if tid%4 != 3 {
+				q = !p2
+			}
+			o[3] = b(q)
+			q = tid%2 != 0
+			if tid%7 < 3 {
+				q = p1
+			}
+			o[4] = b(q)
+			if p2 {
+				o[5] = b(tid != 0)
+			} else {
+				o[5] = b(tid%2 == 1)
+			}
+			if tid%2 == 0 {
+				o[6] = b(!p2)
+			} else {
+				o[6] = b(p2)
+			}
+			if tid%3 == 1 {
+				o[7] = b(p1)
+			} else {
+				o[7] = b(!p1)
+			}
 		}
-		if p1 {
-			v++
-		}
-		o[2] = v
-		q := tid%2 == 0
-		if tid%4 != 3 {
-			q = !p2
-		}
-		o[3] = b(q)
-		q = tid%2 != 0
-		if tid%7 < 3 {
-			q = p1
-		}
-		o[4] = b(q)
-		if p2 {
-			o[5] = b(tid != 0)
-		} else {
-			o[5] = b(tid%2 == 1)
-		}
-		if tid%2 == 0 {
-			o[6] = b(!p2)
-		} else {
-			o[6] = b(p2)
-		}
-		if tid%3 == 1 {
-			o[7] = b(p1)
-		} else {
-			o[7] = b(!p1)
-		}
-	}
-	semCompare(t, got, want, stride, "pnot", "pmix pred", "pmix value", "divergent pnot", "guarded pid", "pearly", ".calltargets", ".callprototype")
+		semCompare(t, got, want, stride, "pnot", "pmix pred", "pmix value", "divergent pnot", "guarded pid", "pearly", ".calltargets", ".callprototype")
+	})
 }
 
 // TestPredicateParamErrors checks that a call mixing predicates and other values in .reg
@@ -550,42 +577,44 @@ func TestPredicateParamErrors(t *testing.T) {
 // TestSemanticsVectorParams passes .v2 and .v4 .reg parameters and return values, as braced
 // vectors and as vector registers, in direct, divergent and indirect calls (vecparams.ptx).
 func TestSemanticsVectorParams(t *testing.T) {
-	_, k := semKernel(t, "vecparams.ptx", "vecparams")
-	const ntid, stride = 70, 20
-	got := semLaunch1(t, k, ntid, stride)
-	want := semSentinels(ntid * stride)
-	mix2 := func(x, y uint32) (uint32, uint32) { return y + 100, x - y }
-	rev2 := func(x, y uint32) (uint32, uint32) { return y, x }
-	for tid := range ntid {
-		o := want[tid*stride:]
-		u := uint32(tid)
-		a, b := u*7+3, u^0x55
-		o[0], o[1] = mix2(a, b)
-		o[2], o[3] = mix2(b, a)
-		k := u + 1
-		o[4] = a + 2*b + 3*u + 4*9
-		o[5], o[6], o[7], o[8] = 9^k, u+k, b*k, a-k
-		o[9], o[10] = a, b
-		if tid%3 != 0 {
-			o[9], o[10] = mix2(b, a)
+	onEngines(t, filepath.Join(semDir, "vecparams.ptx"), func(t *testing.T) {
+		_, k := semKernel(t, "vecparams.ptx", "vecparams")
+		const ntid, stride = 70, 20
+		got := semLaunch1(t, k, ntid, stride)
+		want := semSentinels(ntid * stride)
+		mix2 := func(x, y uint32) (uint32, uint32) { return y + 100, x - y }
+		rev2 := func(x, y uint32) (uint32, uint32) { return y, x }
+		for tid := range ntid {
+			o := want[tid*stride:]
+			u := uint32(tid)
+			a, b := u*7+3, u^0x55
+			o[0], o[1] = mix2(a, b)
+			o[2], o[3] = mix2(b, a)
+			k := u + 1
+			o[4] = a + 2*b + 3*u + 4*9
+			o[5], o[6], o[7], o[8] = 9^k, u+k, b*k, a-k
+			o[9], o[10] = a, b
+			if tid%3 != 0 {
+				o[9], o[10] = mix2(b, a)
+			}
+			if tid%4 == 0 {
+				_, o[11] = rev2(u, 5)
+			} else {
+				_, o[11] = mix2(u, 5)
+			}
+			o[12], o[13], o[14], o[15] = a, b, u, 9
+			if tid%2 == 1 {
+				o[16], o[17] = mix2(a, b)
+			} else {
+				o[16], o[17] = rev2(a, b)
+			}
+			f := float32(tid)
+			o[18] = math.Float32bits(f * 1.25)
+			o[19] = math.Float32bits((f + 0.5) + 1.25)
 		}
-		if tid%4 == 0 {
-			_, o[11] = rev2(u, 5)
-		} else {
-			_, o[11] = mix2(u, 5)
-		}
-		o[12], o[13], o[14], o[15] = a, b, u, 9
-		if tid%2 == 1 {
-			o[16], o[17] = mix2(a, b)
-		} else {
-			o[16], o[17] = rev2(a, b)
-		}
-		f := float32(tid)
-		o[18] = math.Float32bits(f * 1.25)
-		o[19] = math.Float32bits((f + 0.5) + 1.25)
-	}
-	semCompare(t, got, want, stride, "mix2 x", "mix2 y", "%vb.x", "%vb.y", "dot4 s", "dot4 r.x", "dot4 r.y", "dot4 r.z", "dot4 r.w",
-		"divergent x", "divergent y", ".callprototype y", "v.x", "v.y", "v.z", "v.w", ".calltargets x", ".calltargets y", "scale2 x", "scale2 y")
+		semCompare(t, got, want, stride, "mix2 x", "mix2 y", "%vb.x", "%vb.y", "dot4 s", "dot4 r.x", "dot4 r.y", "dot4 r.z", "dot4 r.w",
+			"divergent x", "divergent y", ".callprototype y", "v.x", "v.y", "v.z", "v.w", ".calltargets x", ".calltargets y", "scale2 x", "scale2 y")
+	})
 }
 
 // TestVectorParamErrors checks that vector .reg parameters the ISA does not have, and calls
@@ -659,48 +688,50 @@ func TestVectorParamErrors(t *testing.T) {
 // constant WARP_SZ as an immediate operand next to user names that only look like it, on two
 // CTAs of 48 threads (a partial warp included), against the ISA's value 32.
 func TestWarpSzConstant(t *testing.T) {
-	mod, err := ptx2go.CompileFile("testdata/ptx/hand/warp_sz.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := mod.Kernel("warp_sz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const grid, ntid, stride, warpSz = 2, 48, 20, 32
-	dev := runtime.NewDevice()
-	out := semFilled(t, dev, grid*ntid*stride, semSentinel)
-	if err := k.Launch(context.Background(), dev, runtime.D1(grid), runtime.D1(ntid), out); err != nil {
-		t.Fatal(err)
-	}
-	got := semDownload(t, dev, out, grid*ntid*stride)
-	want := make([]uint32, grid*ntid*stride)
-	for u := range uint32(grid * ntid) {
-		o := want[u*stride:]
-		o[0] = warpSz
-		o[1] = u + warpSz
-		o[2] = warpSz - u%warpSz
-		o[3] = min(u, warpSz)
-		o[4] = u / warpSz
-		o[5] = u % warpSz
-		o[6] = 0 // a 32-bit shift by 32 or more gives 0
-		o[7] = uint32(uint64(u+1) << warpSz >> 32)
-		o[8], o[9] = 2, 7
-		if u%64 < warpSz {
-			o[8], o[9] = 1, warpSz
+	onEngines(t, "testdata/ptx/hand/warp_sz.ptx", func(t *testing.T) {
+		mod, err := loadModule(t, "testdata/ptx/hand/warp_sz.ptx")
+		if err != nil {
+			t.Fatal(err)
 		}
-		o[10] = u * warpSz
-		o[11] = u*warpSz + 5
-		o[12] = u & warpSz
-		o[13] = 7 + warpSz
-		o[14] = 5 * warpSz
-		o[15] = u + 100 - warpSz
-		o[16] = warpSz - u%8
-		o[17] = u + warpSz
-		o[18] = uint32(uint64(u) + warpSz)
-		o[19] = warpSz + warpSz
-	}
-	semCompare(t, got, want, stride)
+		k, err := mod.Kernel("warp_sz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		const grid, ntid, stride, warpSz = 2, 48, 20, 32
+		dev := runtime.NewDevice()
+		out := semFilled(t, dev, grid*ntid*stride, semSentinel)
+		if err := k.Launch(context.Background(), dev, runtime.D1(grid), runtime.D1(ntid), out); err != nil {
+			t.Fatal(err)
+		}
+		got := semDownload(t, dev, out, grid*ntid*stride)
+		want := make([]uint32, grid*ntid*stride)
+		for u := range uint32(grid * ntid) {
+			o := want[u*stride:]
+			o[0] = warpSz
+			o[1] = u + warpSz
+			o[2] = warpSz - u%warpSz
+			o[3] = min(u, warpSz)
+			o[4] = u / warpSz
+			o[5] = u % warpSz
+			o[6] = 0 // a 32-bit shift by 32 or more gives 0
+			o[7] = uint32(uint64(u+1) << warpSz >> 32)
+			o[8], o[9] = 2, 7
+			if u%64 < warpSz {
+				o[8], o[9] = 1, warpSz
+			}
+			o[10] = u * warpSz
+			o[11] = u*warpSz + 5
+			o[12] = u & warpSz
+			o[13] = 7 + warpSz
+			o[14] = 5 * warpSz
+			o[15] = u + 100 - warpSz
+			o[16] = warpSz - u%8
+			o[17] = u + warpSz
+			o[18] = uint32(uint64(u) + warpSz)
+			o[19] = warpSz + warpSz
+		}
+		semCompare(t, got, want, stride)
+	})
 }
 
 // TestWarpSzErrors checks that WARP_SZ where only a register, variable or plain immediate may

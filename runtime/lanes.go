@@ -455,3 +455,30 @@ func (w *Warp) StoreVector(sp Space, S []*[WarpSize]uint64, A *[WarpSize]uint64,
 		}
 	}
 }
+
+// AtomVectorLanes runs a vector atom or red (.v2/.v4/.v8 of n-byte elements, n = 2, 4) for
+// each lane l of m in increasing lane order, as codegen/closure does: the vector at
+// A[l]&amask+off (A nil: off) must lie in global memory, aligned to its whole size, and each
+// element i is a separate atomic update to f(old, B[i][l]); when D[i] is not nil, D[i][l] gets
+// the old value. Every operand is read before any old value is written (D may name them).
+func (w *Warp) AtomVectorLanes(f func(o, b, c uint64) uint64, D, B []*[WarpSize]uint64, A *[WarpSize]uint64, amask, off uint64, n int, m uint32, loc string) {
+	mask := uint64(1)<<(8*n) - 1
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & (WarpSize - 1)
+		addr := off
+		if A != nil {
+			addr += A[l] & amask
+		}
+		mem := w.GlobalBytes(addr, len(B)*n, l, loc)
+		var b [8]uint64
+		for i, s := range B {
+			b[i] = s[l] & mask
+		}
+		for i := range B {
+			old := AtomicRMW(mem[i*n:i*n+n], addr+uint64(i*n), f, b[i], 0)
+			if D != nil && D[i] != nil {
+				D[i][l] = old
+			}
+		}
+	}
+}

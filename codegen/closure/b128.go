@@ -3,7 +3,6 @@ package closure
 import (
 	"math/bits"
 	"slices"
-	"sync/atomic"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -269,28 +268,11 @@ func (e *emitter) atomB128(op frontend.Mod) runtime.Instr {
 			if global {
 				mu := w.Lock128(addr)
 				mu.Lock()
-				D0[l], D1[l] = swap128(lo, hi, cas, b0, b1, c0, c1)
+				D0[l], D1[l] = runtime.Swap128(lo, hi, cas, b0, b1, c0, c1)
 				mu.Unlock()
 			} else {
-				D0[l], D1[l] = swap128(lo, hi, cas, b0, b1, c0, c1)
+				D0[l], D1[l] = runtime.Swap128(lo, hi, cas, b0, b1, c0, c1)
 			}
 		}
 	}
-}
-
-// swap128 is the body of atom.cas.b128 (cas) or atom.exch.b128 on the 16 bytes whose halves
-// are lo and hi: for exch it stores b; for cas it stores c when the old value equals b. It
-// returns the old value. Each half is read and written with sync/atomic, so plain 64-bit
-// accesses to it never see it torn; callers on shared words hold the word's lock.
-func swap128(lo, hi *uint64, cas bool, b0, b1, c0, c1 uint64) (old0, old1 uint64) {
-	old0, old1 = atomic.LoadUint64(lo), atomic.LoadUint64(hi)
-	if cas {
-		if old0 != b0 || old1 != b1 {
-			return old0, old1
-		}
-		b0, b1 = c0, c1
-	}
-	atomic.StoreUint64(lo, b0)
-	atomic.StoreUint64(hi, b1)
-	return old0, old1
 }

@@ -13,6 +13,7 @@ import (
 
 var (
 	modCacheHint = lookupMod(".L2::cache_hint")
+	modNoftz     = lookupMod(".noftz")
 	scopes       = []frontend.Mod{frontend.ModCta, frontend.ModCluster, frontend.ModGpu, frontend.ModSys}
 	atomOps      = []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor, frontend.ModCas, frontend.ModExch,
 		frontend.ModAdd, frontend.ModInc, frontend.ModDec, frontend.ModMin, frontend.ModMax}
@@ -28,7 +29,7 @@ func lookupMod(name string) frontend.Mod {
 
 // atomIsaOp is runtime/isa's operation (the AtomOp constant's name) for an atom/red
 // operation on type t, as codegen/closure picks it; "" for a form it rejects (the ISA's
-// table of types per operation; the f16/bf16 additions are not handled here).
+// table of types per operation).
 func atomIsaOp(op frontend.Mod, t frontend.Type) string {
 	switch op {
 	case frontend.ModAnd, frontend.ModOr, frontend.ModXor, frontend.ModExch:
@@ -69,6 +70,9 @@ func atomIsaOp(op frontend.Mod, t frontend.Type) string {
 			return "AtomAddF32"
 		case frontend.F64:
 			return "AtomAddF64"
+		case frontend.F16, frontend.BF16, frontend.F16x2, frontend.BF16x2:
+			// The .noftz additions.
+			return "AtomAdd" + halfAtomSuffix(t)
 		}
 	}
 	return ""
@@ -78,7 +82,8 @@ func atomIsaOp(op frontend.Mod, t frontend.Type) string {
 // it on first use.
 func (g *gen) atomFuncVar(op string, bits int) string {
 	name := fmt.Sprintf("%s%d", lowerFirst(op), bits)
-	if op == "AtomAddF32" || op == "AtomAddF64" {
+	if c := op[len(op)-1]; c >= '0' && c <= '9' {
+		// The float operations name their width.
 		name = lowerFirst(op)
 	}
 	if g.atomVars == nil {
@@ -140,7 +145,11 @@ func (e *blockEmit) atom(in *ssa.Instr) {
 		}
 	}
 	t := typeOf(in)
-	if nops != 1 || len(types(in)) != 1 || isRed && (op == frontend.ModCas || op == frontend.ModExch) {
+	if nops == 1 && vectorLen(in) > 0 {
+		e.atomVector(in, op, t)
+		return
+	}
+	if nops != 1 || len(types(in)) != 1 || isRed && (op == frontend.ModCas || op == frontend.ModExch) || isHalf(t) != has(in, modNoftz) {
 		e.unsupported(in)
 		return
 	}
@@ -154,7 +163,7 @@ func (e *blockEmit) atom(in *ssa.Instr) {
 		_, isType := m.Type()
 		sp, isSpace := m.Space()
 		switch {
-		case m == op, isType, m == modCacheHint && op != frontend.ModCas:
+		case m == op, isType, m == modNoftz, m == modCacheHint && op != frontend.ModCas:
 		case isSpace:
 			if sp != frontend.SpaceGlobal && sp != frontend.SpaceShared {
 				e.unsupported(in)

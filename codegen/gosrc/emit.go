@@ -242,11 +242,14 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 			e.errorf(in, "%s: malformed operands (%v)", spelling(in), r)
 		}
 	}()
-	for _, m := range in.Mods {
-		if t, ok := m.Type(); ok && t == frontend.B128 {
-			e.unsupported(in)
-			return
-		}
+	if rejectsB128(in) {
+		e.unsupported(in)
+		return
+	}
+	if typeOf(in) == frontend.B128 && in.Op != frontend.OpMov {
+		e.flush()
+		e.memB128(in)
+		return
 	}
 	switch in.Op {
 	case frontend.OpMembar, frontend.OpFence:
@@ -612,6 +615,13 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	case in.Op == frontend.OpSt:
 		code = c.store(in)
 		write = func() []jen.Code { return nil }
+	case multiDst(in):
+		code, written = e.laneMulti(in, c)
+		if code == nil {
+			e.unsupported(in)
+			return
+		}
+		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp || in.Op == frontend.OpTestp):
 		// A predicate result: a boolean per lane, into the loop's copy of the mask.
 		n := e.fresh("c")
@@ -666,13 +676,6 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 			}
 			return out
 		}
-	case multiDst(in):
-		code, written = e.laneMulti(in, c)
-		if code == nil {
-			e.unsupported(in)
-			return
-		}
-		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgValue && dst.Value.Reg.Type != frontend.Pred:
 		n := e.fresh("v")
 		code = c.value(in, n)

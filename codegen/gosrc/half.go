@@ -251,9 +251,15 @@ func (c ctx) halfSetp(in *ssa.Instr, n string) []jen.Code {
 	if d := in.Dsts[0]; packed != (d.Kind == ssa.ArgPair) {
 		return nil
 	}
-	args := c.halfSrcs(in, t)
-	if len(args) < 2 {
+	if len(in.Args) < 2 {
 		return nil
+	}
+	var args []jen.Code
+	for _, a := range in.Args[:2] {
+		if a.Kind == ssa.ArgImm || a.Kind == ssa.ArgFloat {
+			return nil
+		}
+		args = append(args, c.src(in, a, t))
 	}
 	val := func(x jen.Code) jen.Code {
 		if ftz {

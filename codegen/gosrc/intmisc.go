@@ -51,6 +51,9 @@ func (c ctx) valueExt(in *ssa.Instr, n string) (code []jen.Code, ok bool) {
 	case in.Op == frontend.OpSelp:
 		return nil, false
 	case in.Op == frontend.OpCvt:
+		if isNarrowCvt(in) {
+			return c.cvtNarrow(in, n), true
+		}
 		if isHalfCvt(in) {
 			return c.cvtHalf(in, n), true
 		}
@@ -143,6 +146,12 @@ func (c ctx) intExt(in *ssa.Instr, n string, t frontend.Type) ([]jen.Code, bool)
 	u32 := func(i int, t frontend.Type) jen.Code { return conv("uint32", src(i, t)) }
 	nargs := func(k int) bool { return len(in.Args) == k }
 	isa32 := func(fn string, args ...jen.Code) []jen.Code { return define(n, u64(isaFn(fn, args...))) }
+	if t == frontend.F64 && (in.Op == frontend.OpRcp || in.Op == frontend.OpRsqrt) && has(in, frontend.ModApprox) {
+		return c.approx64(in, n), true
+	}
+	if t.IsFloat() && (in.Op == frontend.OpAdd || in.Op == frontend.OpSub || in.Op == frontend.OpMad) {
+		return nil, false // ops.go's float forms, .sat included
+	}
 	switch in.Op {
 	case frontend.OpAdd, frontend.OpSub:
 		if !has(in, frontend.ModSat) || has(in, frontend.ModCc) {
@@ -617,4 +626,30 @@ func laneSpecialExt(name string) jen.Code {
 		return u64(jen.Op("^").Parens(jen.Uint32().Call(jen.Lit(1)).Op("<<").Add(l).Op("-").Lit(1)))
 	}
 	return nil
+}
+
+// approx64 lowers rcp.approx.ftz.f64 (correctly rounded to nearest, subnormals flushed) and
+// rsqrt.approx{.ftz}.f64, as codegen/closure does.
+func (c ctx) approx64(in *ssa.Instr, n string) []jen.Code {
+	if len(in.Args) != 1 || !onlyMods(in, frontend.ModApprox, frontend.ModFtz) {
+		return nil
+	}
+	a := c.src(in, in.Args[0], frontend.F64)
+	ftz := has(in, frontend.ModFtz)
+	if ftz {
+		a = isaFn("Ftz64", a)
+	}
+	var v jen.Code
+	switch {
+	case in.Op == frontend.OpRcp && ftz:
+		v = isaFn("RcpF64", a, jen.Qual(isaPath, "RN"))
+	case in.Op == frontend.OpRsqrt:
+		v = isaFn("RsqrtApproxF64", a)
+	default:
+		return nil
+	}
+	if ftz {
+		v = isaFn("Ftz64", v)
+	}
+	return define(n, v)
 }

@@ -10,7 +10,7 @@ import (
 
 // Lane-local instructions with more than one register result, lowered as codegen/closure
 // does: mov unpacking a wide value into element registers ({lo, hi}), mov.v2/.v4 between
-// register vectors, and the carry chain (add.cc, sub.cc, addc, subc, mad.cc, madc), whose
+// register vectors, mov.b128 (b128.go), and the carry chain (add.cc, sub.cc, addc, subc, mad.cc, madc), whose
 // condition-code flag CC.CF lives in one hidden per-lane register slot of the function.
 
 // carryForm reports whether the instruction reads or writes CC.CF.
@@ -26,7 +26,8 @@ func carryForm(in *ssa.Instr) bool {
 
 // multiDst reports whether laneMulti lowers the instruction.
 func multiDst(in *ssa.Instr) bool {
-	return in.Op == frontend.OpMov && firstDst(in).Kind == ssa.ArgVector || carryForm(in)
+	return in.Op == frontend.OpMov && (firstDst(in).Kind == ssa.ArgVector || typeOf(in) == frontend.B128) || carryForm(in) ||
+		in.Op == frontend.OpLop3 && firstDst(in).Kind == ssa.ArgPair
 }
 
 // carrySlot is the register slot holding CC.CF of every lane.
@@ -45,6 +46,12 @@ func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	}
 	if carryForm(in) {
 		return e.carry(in, c)
+	}
+	if typeOf(in) == frontend.B128 {
+		return e.movB128(in, c)
+	}
+	if in.Op == frontend.OpLop3 {
+		return e.lop3Pair(in, c)
 	}
 	d, a := in.Dsts[0], in.Args[0]
 	t := typeOf(in)
@@ -159,4 +166,41 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// lop3Pair lowers lop3.{or,and}.b32 d|p, a, b, c, immLut, q: d = lop3(a, b, c) and
+// p = (d != 0) BoolOp q, written into the loop's copy of the predicate mask.
+func (e *blockEmit) lop3Pair(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
+	op := ""
+	switch {
+	case has(in, frontend.ModAnd) && !has(in, frontend.ModOr):
+		op = "&&"
+	case has(in, frontend.ModOr) && !has(in, frontend.ModAnd):
+		op = "||"
+	}
+	d := in.Dsts[0]
+	if op == "" || typeOf(in) != frontend.B32 || len(in.Args) != 5 || len(d.Elems) != 2 || !isPred(d.Elems[1]) ||
+		d.Elems[0].Kind != ssa.ArgValue || isPred(d.Elems[0]) || !onlyMods(in, frontend.ModAnd, frontend.ModOr) {
+		return nil, nil
+	}
+	lut := in.Args[3]
+	if lut.Kind != ssa.ArgImm || lut.Imm > 0xff {
+		return nil, nil
+	}
+	n := e.fresh("lp")
+	arg := func(i int) jen.Code { return conv("uint32", c.src(in, in.Args[i], frontend.B32)) }
+	slot := e.f.Regs[d.Elems[0].Value.Reg.ID]
+	p := e.f.Regs[d.Elems[1].Value.Reg.ID]
+	s := e.seg
+	s.preds[p], s.wpreds[p] = true, true
+	q := c.pred(in.Args[4])
+	code := []jen.Code{
+		jen.Id(n).Op(":=").Add(u64(isaFn("Lop3", arg(0), arg(1), arg(2), jen.Lit(int(lut.Imm))))),
+		jen.Id(n + "b").Op(":=").Uint32().Call(jen.Lit(0)),
+		jen.If(jen.Parens(jen.Id(n).Op("!=").Lit(0)).Op(op).Parens(q)).Block(jen.Id(n + "b").Op("=").Lit(1)),
+		jen.Id(e.reg(slot)).Index(jen.Id("l")).Op("=").Id(n),
+		jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(n + "b").Op("<<").Id("l"),
+	}
+	delete(s.plocal, p)
+	return code, []int{slot}
 }

@@ -1,0 +1,244 @@
+package gosrc
+
+import (
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// 128-bit values, as codegen/closure's b128.go lowers them: a .b128 register is two
+// consecutive register slots, its low 64 bits first. The forms are mov.b128 (pack {lo, hi},
+// unpack, copy; lowered with the lane-local instructions in multi.go), ld.b128, st.b128,
+// atom.cas.b128 and atom.exch.b128 (runtime.Warp.LoadLanes128, StoreLanes128, AtomLanes128);
+// anything else involving .b128 is rejected.
+
+// isB128 reports whether operand a is a .b128 register.
+func isB128(a ssa.Arg) bool { return a.Kind == ssa.ArgValue && a.Value.Reg.Type == frontend.B128 }
+
+// anyB128 reports whether a .b128 register appears in a, an element of it, or its address base.
+func anyB128(a ssa.Arg) bool {
+	if a.Value != nil && a.Value.Reg.Type == frontend.B128 {
+		return true
+	}
+	return slices.ContainsFunc(a.Elems, anyB128)
+}
+
+// rejectsB128 reports whether the instruction involves 128-bit values in a form codegen/closure
+// does not implement (its rejectsB128).
+func rejectsB128(in *ssa.Instr) bool {
+	if !slices.Contains(types(in), frontend.B128) && !slices.ContainsFunc(in.Dsts, anyB128) && !slices.ContainsFunc(in.Args, anyB128) {
+		return false
+	}
+	for _, m := range in.Mods {
+		if m.Kind() == frontend.ModKindVector {
+			return true
+		}
+	}
+	if len(types(in)) != 1 || typeOf(in) != frontend.B128 {
+		return true
+	}
+	switch in.Op {
+	case frontend.OpMov, frontend.OpLd, frontend.OpSt:
+		return false
+	case frontend.OpAtom:
+		return !has(in, frontend.ModCas) && !has(in, frontend.ModExch)
+	}
+	return true
+}
+
+// b128Regs returns the register arrays of the two halves of a .b128 register operand, ok false
+// for another operand.
+func (e *blockEmit) b128Regs(a ssa.Arg) (lo, hi jen.Code, ok bool) {
+	if !isB128(a) {
+		return nil, nil, false
+	}
+	s := e.f.Regs[a.Value.Reg.ID]
+	delete(e.uni, s)
+	delete(e.uni, s+1)
+	return jen.Id(e.reg(s)), jen.Id(e.reg(s + 1)), true
+}
+
+// b128Dst is b128Regs for a destination, where a sink gets a scratch pair.
+func (e *blockEmit) b128Dst(a ssa.Arg) (lo, hi jen.Code, ok bool) {
+	if a.Kind == ssa.ArgSink {
+		s := e.f.Scratch()
+		e.f.Scratch()
+		return jen.Id(e.reg(s)), jen.Id(e.reg(s + 1)), true
+	}
+	return e.b128Regs(a)
+}
+
+// movB128 returns one lane's statements of mov.b128 and the slots they write.
+func (e *blockEmit) movB128(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
+	d, a := in.Dsts[0], in.Args[0]
+	l := jen.Id("l")
+	slot := func(x ssa.Arg) int { return e.f.Regs[x.Value.Reg.ID] }
+	half := func(x ssa.Arg) bool { return !anyB128(x) }
+	n := e.fresh("q")
+	switch {
+	case d.Kind == ssa.ArgVector && a.Kind == ssa.ArgVector:
+		return nil, nil
+	case d.Kind == ssa.ArgVector:
+		// Unpack: either element may be _.
+		if len(d.Elems) != 2 || !isB128(a) || !half(d.Elems[0]) || !half(d.Elems[1]) {
+			return nil, nil
+		}
+		s := slot(a)
+		code := []jen.Code{jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(jen.Id(e.reg(s)).Index(l), jen.Id(e.reg(s+1)).Index(l.Clone()))}
+		var slots []int
+		for i, x := range d.Elems {
+			v := jen.Id(n + string(rune('0'+i)))
+			switch x.Kind {
+			case ssa.ArgValue:
+				code = append(code, jen.Id(e.reg(slot(x))).Index(jen.Id("l")).Op("=").Add(v))
+				slots = append(slots, slot(x))
+			case ssa.ArgSink:
+				code = append(code, jen.Id("_").Op("=").Add(v))
+			default:
+				return nil, nil
+			}
+		}
+		return code, slots
+	case a.Kind == ssa.ArgVector:
+		// Pack {lo, hi}.
+		if len(a.Elems) != 2 || !half(a.Elems[0]) || !half(a.Elems[1]) || d.Kind != ssa.ArgValue || !isB128(d) {
+			return nil, nil
+		}
+		s := slot(d)
+		return []jen.Code{
+			jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(c.src(in, a.Elems[0], frontend.B64), c.src(in, a.Elems[1], frontend.B64)),
+			jen.List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s+1)).Index(jen.Id("l"))).Op("=").List(jen.Id(n+"0"), jen.Id(n+"1")),
+		}, []int{s, s + 1}
+	}
+	if !isB128(a) || d.Kind != ssa.ArgValue || !isB128(d) {
+		return nil, nil
+	}
+	s, ds := slot(a), slot(d)
+	return []jen.Code{
+		jen.List(jen.Id(e.reg(ds)).Index(jen.Id("l")), jen.Id(e.reg(ds+1)).Index(jen.Id("l"))).Op("=").List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s+1)).Index(jen.Id("l"))),
+	}, []int{ds, ds + 1}
+}
+
+// memB128 lowers ld.b128, st.b128, atom.cas.b128 and atom.exch.b128.
+func (e *blockEmit) memB128(in *ssa.Instr) {
+	var addr ssa.Arg
+	if len(in.Args) > 0 {
+		addr = in.Args[0]
+	}
+	if len(in.Args) == 0 || anyB128(addr) {
+		e.unsupported(in)
+		return
+	}
+	ad := e.memOperand(in, addr)
+	if ad == nil {
+		e.unsupported(in)
+		return
+	}
+	lc := jen.Lit(layout.Loc(in.Pos))
+	sp := jen.Qual(rtPath, ad.space)
+	var A, amask, off jen.Code = jen.Nil(), jen.Lit(0), ad.addr
+	if ad.base >= 0 {
+		A, amask, off = jen.Id(e.reg(ad.base)), hexLit(ad.amask), hexLit(ad.off)
+	}
+	var call func(mask string) jen.Code
+	switch in.Op {
+	case frontend.OpLd:
+		d0, d1, ok := e.b128Dst(firstDst(in))
+		if !ok || len(in.Args) != 1 || len(in.Dsts) != 1 {
+			e.unsupported(in)
+			return
+		}
+		call = func(mask string) jen.Code {
+			return jen.Id("w").Dot("LoadLanes128").Call(sp, d0, d1, A, amask, off, jen.Id(mask), lc)
+		}
+	case frontend.OpSt:
+		if len(in.Args) != 2 {
+			e.unsupported(in)
+			return
+		}
+		s0, s1, ok := e.b128Regs(in.Args[1])
+		if !ok {
+			e.unsupported(in)
+			return
+		}
+		call = func(mask string) jen.Code {
+			return jen.Id("w").Dot("StoreLanes128").Call(sp, A, s0, s1, amask, off, jen.Id(mask), lc)
+		}
+	case frontend.OpAtom:
+		var ok bool
+		call, ok = e.atomB128(in, sp, A, amask, off, lc)
+		if !ok {
+			e.unsupported(in)
+			return
+		}
+	default:
+		e.unsupported(in)
+		return
+	}
+	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
+	e.guarded(in, func(mask string) []jen.Code { return []jen.Code{call(mask)} })
+}
+
+// atomB128 returns the call of atom.cas.b128 or atom.exch.b128, as codegen/closure accepts
+// them: on global, shared and generic addresses, with one optional memory order and scope,
+// and .L2::cache_hint (with its cache-policy operand) only on exch.
+func (e *blockEmit) atomB128(in *ssa.Instr, sp, A, amask, off, lc jen.Code) (func(mask string) jen.Code, bool) {
+	op := frontend.ModExch
+	if has(in, frontend.ModCas) {
+		op = frontend.ModCas
+	}
+	hint := has(in, modCacheHint)
+	if hint && op != frontend.ModExch {
+		return nil, false
+	}
+	var sems, nScopes int
+	for _, m := range in.Mods {
+		_, isType := m.Type()
+		s, isSpace := m.Space()
+		switch {
+		case m == op, isType, m == modCacheHint:
+		case isSpace:
+			if s != frontend.SpaceGlobal && s != frontend.SpaceShared {
+				return nil, false
+			}
+		case m == frontend.ModRelaxed, m == frontend.ModRelease, m == frontend.ModAcquire, m == frontend.ModAcqRel:
+			sems++
+		case slices.Contains(scopes, m):
+			nScopes++
+		default:
+			return nil, false
+		}
+	}
+	want := 2
+	if op == frontend.ModCas {
+		want++
+	}
+	if hint {
+		want++
+	}
+	args := in.Args
+	if sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != 1 {
+		return nil, false
+	}
+	if hint {
+		if _, ok := e.operandSlot(args[len(args)-1], frontend.B64); !ok {
+			return nil, false
+		}
+	}
+	b0, b1, okb := e.b128Regs(args[1])
+	c0, c1, okc := b0, b1, okb
+	if op == frontend.ModCas {
+		c0, c1, okc = e.b128Regs(args[2])
+	}
+	d0, d1, okd := e.b128Dst(in.Dsts[0])
+	if !okb || !okc || !okd {
+		return nil, false
+	}
+	cas := op == frontend.ModCas
+	return func(mask string) jen.Code {
+		return jen.Id("w").Dot("AtomLanes128").Call(sp, jen.Lit(cas), d0, d1, A, b0, b1, c0, c1, amask, off, jen.Id(mask), lc)
+	}, true
+}
