@@ -94,6 +94,53 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// Device printf: C's formats, each launch's output printed at the next synchronization
+	// (after the host's own output before it; a blocking copy is one, and so is the end of the
+	// program), the limits, and kernels' malloc and free.
+	t.Run("printf", func(t *testing.T) {
+		code, out, errOut := execProgram(t, libs, "printf")
+		d, u := 12345.6789, 300
+		var want strings.Builder
+		fmt.Fprintf(&want, "limits printf=%d heap=%d\n", 1<<20, 8<<20)
+		fmt.Fprintf(&want, "limits printf=%d heap=%d\n", 2<<20, 16<<20)
+		want.WriteString("host before sync\n")
+		fmt.Fprintf(&want, "%s|%d|%+.3e|%08.3f|%d|%x|%X|%o|%c|%-4d|%5.2f|%%\n", "device", -1234567890123, d, d, u, u, u, u, 'A'+u%26, -7, d)
+		want.WriteString("-- grid\n")
+		var grid []string
+		for b := range 3 {
+			for th := range 4 {
+				grid = append(grid, fmt.Sprintf("block %d thread %d of 4: %d", b, th, b*100+th))
+			}
+		}
+		want.WriteString("\x00grid\n-- heap\nhuge malloc failed\n")
+		total := 0
+		sum := func(t int) int { n := t%7 + 1; return t * n * (n - 1) / 2 }
+		for th := range 64 {
+			total += sum(th)
+		}
+		fmt.Fprintf(&want, "heap sums total=%d out[5]=%d out[63]=%d\nhost done\nprinted at exit\n", total, sum(5), sum(63))
+		// The CTAs of a launch run in parallel, so the grid's lines come in any CTA order, each
+		// CTA's in thread order.
+		lines := strings.Split(out, "\n")
+		if i := slices.Index(lines, "-- grid"); i >= 0 && i+len(grid) < len(lines) {
+			got := slices.Clone(lines[i+1 : i+1+len(grid)])
+			for b := range 3 {
+				j := slices.Index(got, grid[4*b])
+				if j < 0 || j+4 > len(got) || !slices.Equal(got[j:j+4], grid[4*b:4*b+4]) {
+					t.Errorf("CTA %d's lines are not in thread order: %q", b, got)
+				}
+			}
+			slices.Sort(got)
+			lines = slices.Replace(lines, i+1, i+1+len(grid), "\x00grid")
+			if !slices.Equal(got, grid) {
+				t.Errorf("grid lines %q, want %q in any CTA order", got, grid)
+			}
+		}
+		if got := strings.Join(lines, "\n"); code != 0 || got != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, got, want.String(), errOut)
+		}
+	})
+
 	t.Run("streams", func(t *testing.T) {
 		const ns, n = 4, 1 << 16
 		var want strings.Builder

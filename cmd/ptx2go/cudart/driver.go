@@ -203,6 +203,7 @@ func cuCtxCreate_v2(c *unsafe.Pointer, flags C.uint, d C.int) (r C.int) {
 //export cuCtxDestroy_v2
 func cuCtxDestroy_v2(c unsafe.Pointer) (r C.int) {
 	defer guard("cuCtxDestroy_v2", &r)()
+	flushDeviceOutput()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if !ctxs.created[uintptr(c)] {
@@ -272,7 +273,7 @@ func cuCtxPopCurrent_v2(c *unsafe.Pointer) (r C.int) {
 //export cuCtxSynchronize
 func cuCtxSynchronize() (r C.int) {
 	defer guard("cuCtxSynchronize", &r)()
-	return drv(stickyErr())
+	return drv(synchronize())
 }
 
 //export cuCtxGetDevice
@@ -399,6 +400,7 @@ func cuModuleLoad(m *unsafe.Pointer, fname *C.char) (r C.int) {
 //export cuModuleUnload
 func cuModuleUnload(m unsafe.Pointer) (r C.int) {
 	defer guard("cuModuleUnload", &r)()
+	flushDeviceOutput()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if state.modules[uintptr(m)] == nil {
@@ -592,49 +594,53 @@ func cuMemFreeHost(p unsafe.Pointer) (r C.int) {
 //export cuMemcpyHtoD_v2
 func cuMemcpyHtoD_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t) (r C.int) {
 	defer guard("cuMemcpyHtoD_v2", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), src, int(n), hostToDevice))
 }
 
 //export cuMemcpyDtoH_v2
 func cuMemcpyDtoH_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t) (r C.int) {
 	defer guard("cuMemcpyDtoH_v2", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(dst, devPtr(runtime.Ptr(src)), int(n), deviceToHost))
 }
 
 //export cuMemcpyDtoD_v2
 func cuMemcpyDtoD_v2(dst, src C.ulonglong, n C.size_t) (r C.int) {
 	defer guard("cuMemcpyDtoD_v2", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), deviceToDevice))
 }
 
 //export cuMemcpy
 func cuMemcpy(dst, src C.ulonglong, n C.size_t) (r C.int) {
 	defer guard("cuMemcpy", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), copyDefault))
 }
 
 //export cuMemcpyHtoDAsync_v2
 func cuMemcpyHtoDAsync_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyHtoDAsync_v2", &r)()
-	return cuMemcpyHtoD_v2(dst, src, n)
+	return drv(memcpy(devPtr(runtime.Ptr(dst)), src, int(n), hostToDevice))
 }
 
 //export cuMemcpyDtoHAsync_v2
 func cuMemcpyDtoHAsync_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyDtoHAsync_v2", &r)()
-	return cuMemcpyDtoH_v2(dst, src, n)
+	return drv(memcpy(dst, devPtr(runtime.Ptr(src)), int(n), deviceToHost))
 }
 
 //export cuMemcpyDtoDAsync_v2
 func cuMemcpyDtoDAsync_v2(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyDtoDAsync_v2", &r)()
-	return cuMemcpyDtoD_v2(dst, src, n)
+	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), deviceToDevice))
 }
 
 //export cuMemcpyAsync
 func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyAsync", &r)()
-	return cuMemcpy(dst, src, n)
+	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), copyDefault))
 }
 
 // memsetN fills n elements of size bytes at p with the little-endian value v.

@@ -29,6 +29,7 @@ const (
 	errInvalidDevice           cudaError = 101
 	errInvalidKernelImage      cudaError = 200
 	errNoKernelImageForDevice  cudaError = 209
+	errUnsupportedLimit        cudaError = 215
 	errInvalidPtx              cudaError = 218
 	errInvalidResourceHandle   cudaError = 400
 	errSymbolNotFound          cudaError = 500
@@ -64,6 +65,7 @@ var errorNames = map[cudaError][2]string{
 	errInvalidDevice:           {"cudaErrorInvalidDevice", "invalid device ordinal"},
 	errInvalidKernelImage:      {"cudaErrorInvalidKernelImage", "device kernel image is invalid"},
 	errNoKernelImageForDevice:  {"cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+	errUnsupportedLimit:        {"cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
 	errInvalidPtx:              {"cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
 	errInvalidResourceHandle:   {"cudaErrorInvalidResourceHandle", "invalid resource handle"},
 	errSymbolNotFound:          {"cudaErrorSymbolNotFound", "named symbol not found"},
@@ -91,6 +93,7 @@ var driverNames = map[cudaError]string{
 	errInvalidKernelImage:     "CUDA_ERROR_INVALID_IMAGE",
 	errNoKernelImageForDevice: "CUDA_ERROR_NO_BINARY_FOR_GPU",
 	errInvalidPtx:             "CUDA_ERROR_INVALID_PTX",
+	errUnsupportedLimit:       "CUDA_ERROR_UNSUPPORTED_LIMIT",
 	errInvalidResourceHandle:  "CUDA_ERROR_INVALID_HANDLE",
 	errSymbolNotFound:         "CUDA_ERROR_NOT_FOUND",
 	errIllegalAddress:         "CUDA_ERROR_ILLEGAL_ADDRESS",

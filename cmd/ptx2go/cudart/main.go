@@ -276,7 +276,8 @@ func (k *kernel) resolve() cudaError {
 }
 
 // launch runs the kernel with the parameter buffer params (laid out as its .param space).
-// A fault becomes the sticky error (and is printed); a bad configuration is returned.
+// A fault becomes the sticky error (and is printed); a bad configuration is returned. The
+// kernel's printf output, and a failed assert's line, are printed at the next synchronization.
 func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte) cudaError {
 	if code := k.resolve(); code != success {
 		return code
@@ -285,13 +286,18 @@ func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte) cud
 		return e
 	}
 	dev := device()
-	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared}, params)
+	var out bytes.Buffer
+	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared, Printf: &out}, params)
+	addPrintf(out.Bytes())
 	if err == nil {
 		return success
 	}
 	if f, ok := errors.AsType[*runtime.Fault](err); ok {
 		code := faultError(f)
 		fmt.Fprintf(os.Stderr, "ptx2go: kernel fault, %s (%s): %v\n", errorName(code), errorString(code), f)
+		if f.Assert != nil {
+			addAssert(f.CUDAAssertMessage())
+		}
 		state.mu.Lock()
 		state.sticky = code
 		state.mu.Unlock()

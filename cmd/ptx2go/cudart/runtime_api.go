@@ -81,13 +81,13 @@ func cudaDeviceGetAttribute(value *C.int, attr C.int, dev C.int) (r C.int) {
 //export cudaDeviceSynchronize
 func cudaDeviceSynchronize() (r C.int) {
 	defer guard("cudaDeviceSynchronize", &r)()
-	return check()
+	return synchronize()
 }
 
 //export cudaThreadSynchronize
 func cudaThreadSynchronize() (r C.int) {
 	defer guard("cudaThreadSynchronize", &r)()
-	return check()
+	return synchronize()
 }
 
 // cudaDeviceReset frees every allocation and clears the sticky error: the next call gets a
@@ -96,6 +96,7 @@ func cudaThreadSynchronize() (r C.int) {
 //export cudaDeviceReset
 func cudaDeviceReset() (r C.int) {
 	defer guard("cudaDeviceReset", &r)()
+	flushDeviceOutput()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	state.dev = runtime.NewDevice()
@@ -174,31 +175,61 @@ func cudaDeviceGetStreamPriorityRange(least, greatest *C.int) (r C.int) {
 	return success
 }
 
-// The device limits (cudaLimit): the stack size per thread, the printf FIFO, the device heap.
-var limits = map[C.int]C.size_t{0: runtime.DefaultLocalBytes, 1: 1 << 20, 2: 8 << 20}
+// The device limits (cudaLimit).
+const (
+	limitStackSize      = 0 // cudaLimitStackSize: kept and reported, the runtime sizes stacks itself
+	limitPrintfFifoSize = 1 // cudaLimitPrintfFifoSize: the printf output one launch keeps
+	limitMallocHeapSize = 2 // cudaLimitMallocHeapSize: the device heap of kernels' malloc
+)
+
+// stackLimit is cudaLimitStackSize as the program set it.
+var stackLimit C.size_t = runtime.DefaultLocalBytes
 
 //export cudaDeviceGetLimit
 func cudaDeviceGetLimit(v *C.size_t, limit C.int) (r C.int) {
 	defer guard("cudaDeviceGetLimit", &r)()
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	x, ok := limits[limit]
-	if !ok {
-		return errNotSupported
+	dev := device()
+	switch limit {
+	case limitStackSize:
+		state.mu.Lock()
+		*v = stackLimit
+		state.mu.Unlock()
+	case limitPrintfFifoSize:
+		*v = C.size_t(dev.PrintfBufferSize())
+	case limitMallocHeapSize:
+		*v = C.size_t(dev.HeapSize())
+	default:
+		return ret(errUnsupportedLimit)
 	}
-	*v = x
 	return success
 }
 
+// cudaDeviceSetLimit sets a limit of the device. As on a GPU, the heap size cannot change
+// once a kernel that uses malloc has run (cudaErrorInvalidValue).
+//
 //export cudaDeviceSetLimit
 func cudaDeviceSetLimit(limit C.int, v C.size_t) (r C.int) {
 	defer guard("cudaDeviceSetLimit", &r)()
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	if _, ok := limits[limit]; !ok {
-		return errNotSupported
+	dev := device()
+	if v > 1<<40 {
+		return ret(errInvalidValue)
 	}
-	limits[limit] = v
+	switch limit {
+	case limitStackSize:
+		state.mu.Lock()
+		stackLimit = v
+		state.mu.Unlock()
+	case limitPrintfFifoSize:
+		if v == 0 || dev.SetPrintfBufferSize(int(v)) != nil {
+			return ret(errInvalidValue)
+		}
+	case limitMallocHeapSize:
+		if v == 0 || dev.SetHeapSize(int(v)) != nil {
+			return ret(errInvalidValue)
+		}
+	default:
+		return ret(errUnsupportedLimit)
+	}
 	return success
 }
 
@@ -486,6 +517,7 @@ func memcpy(dst, src unsafe.Pointer, n int, kind C.int) C.int {
 //export cudaMemcpy
 func cudaMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpy", &r)()
+	flushDeviceOutput()
 	return memcpy(dst, src, int(n), kind)
 }
 
@@ -517,6 +549,7 @@ func memcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.
 //export cudaMemcpy2D
 func cudaMemcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpy2D", &r)()
+	flushDeviceOutput()
 	return memcpy2D(dst, dpitch, src, spitch, width, height, kind)
 }
 
@@ -623,6 +656,7 @@ func symbolCopy(symbol unsafe.Pointer, mem unsafe.Pointer, n, offset C.size_t, k
 //export cudaMemcpyToSymbol
 func cudaMemcpyToSymbol(symbol, src unsafe.Pointer, n, offset C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpyToSymbol", &r)()
+	flushDeviceOutput()
 	return symbolCopy(symbol, src, n, offset, kind, true)
 }
 
@@ -635,6 +669,7 @@ func cudaMemcpyToSymbolAsync(symbol, src unsafe.Pointer, n, offset C.size_t, kin
 //export cudaMemcpyFromSymbol
 func cudaMemcpyFromSymbol(dst, symbol unsafe.Pointer, n, offset C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpyFromSymbol", &r)()
+	flushDeviceOutput()
 	return symbolCopy(symbol, dst, n, offset, kind, false)
 }
 
@@ -877,13 +912,16 @@ func cudaStreamSynchronize(s unsafe.Pointer) (r C.int) {
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
-	return check()
+	return synchronize()
 }
 
 //export cudaStreamQuery
 func cudaStreamQuery(s unsafe.Pointer) (r C.int) {
 	defer guard("cudaStreamQuery", &r)()
-	return cudaStreamSynchronize(s)
+	if !validStream(s) {
+		return ret(errInvalidResourceHandle)
+	}
+	return check()
 }
 
 //export cudaStreamAddCallback
@@ -964,13 +1002,16 @@ func cudaEventSynchronize(e unsafe.Pointer) (r C.int) {
 	if lookupEvent(e) == nil {
 		return ret(errInvalidResourceHandle)
 	}
-	return check()
+	return synchronize()
 }
 
 //export cudaEventQuery
 func cudaEventQuery(e unsafe.Pointer) (r C.int) {
 	defer guard("cudaEventQuery", &r)()
-	return cudaEventSynchronize(e)
+	if lookupEvent(e) == nil {
+		return ret(errInvalidResourceHandle)
+	}
+	return check()
 }
 
 //export cudaEventDestroy
