@@ -141,6 +141,34 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// A failed device assert: the output of the launch before it, CUDA's line on stderr, and
+	// cudaErrorAssert from the next synchronization on; the program's exit status is its own.
+	t.Run("assert", func(t *testing.T) {
+		src, err := os.ReadFile(filepath.Join(cudaCorpus, "assert.cu"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := slices.IndexFunc(strings.Split(string(src), "\n"), func(l string) bool { return strings.Contains(l, "assert(v[i] >= 0);") }) + 1
+		code, out, errOut := execProgram(t, libs, "assert")
+		var want strings.Builder
+		for i := range 30 {
+			fmt.Fprintf(&want, "checked %d\n", i)
+		}
+		want.WriteString("passing launch: cudaSuccess, sync: cudaSuccess\n")
+		for i := range 8 {
+			fmt.Fprintf(&want, "checked %d\n", i)
+		}
+		want.WriteString("synchronize: cudaErrorAssert\nmalloc after: cudaErrorAssert\nlast error: cudaErrorAssert\n")
+		if code != 3 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 3 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+		// v[37] is negative: the second launch's thread 5 of block 0 (i = 5 of v+32) fails.
+		msg := fmt.Sprintf("testdata/cudart/assert.cu:%d: void nonNegative(const int *, int): block: [0,0,0], thread: [5,0,0] Assertion `v[i] >= 0` failed.\n", line)
+		if line == 0 || !strings.Contains(errOut, "\n"+msg) && !strings.HasPrefix(errOut, msg) {
+			t.Errorf("stderr lacks the line %q:\n%s", msg, errOut)
+		}
+	})
+
 	t.Run("streams", func(t *testing.T) {
 		const ns, n = 4, 1 << 16
 		var want strings.Builder
