@@ -169,6 +169,29 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// Host-visible memory: the host writes managed memory and __managed__ variables, kernels
+	// update them, and the host reads them without copies; the same for mapped page-locked
+	// memory and registered malloc memory, whose device pointers are their host pointers.
+	t.Run("managed", func(t *testing.T) {
+		const n = 1000
+		code, out, errOut := execProgram(t, libs, "managed")
+		var sum float64
+		for i := range n {
+			sum += float64(float32(i)*2.5 + 1)
+		}
+		var hs int64
+		for i := range n {
+			hs += int64((i - 500) * (i - 500))
+		}
+		want := fmt.Sprintf("managed: counter=%d x[0]=%.1f x[999]=%.1f sum=%.1f type=3\n", 7+n, 1.0, 999*2.5+1, sum) +
+			fmt.Sprintf("mapped: same=1 h[0]=%d h[999]=%d sum=%d\n", 500*500, 499*499, hs) +
+			fmt.Sprintf("registered: same=1 r[1]=%d r[999]=%d again=cudaErrorHostMemoryAlreadyRegistered\n", 9, 2997*2997) +
+			"unregister again: cudaErrorHostMemoryNotRegistered\n"
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+		}
+	})
+
 	t.Run("streams", func(t *testing.T) {
 		const ns, n = 4, 1 << 16
 		var want strings.Builder
@@ -255,12 +278,12 @@ func TestExec(t *testing.T) {
 	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), the
 	// occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
 	// the error paths: a double free, cudaGetLastError and cudaPeekAtLastError after a launch
-	// with too many threads, an unsupported entry point and managed memory.
+	// with too many threads, an unsupported entry point and a managed allocation of 0 bytes.
 	t.Run("info", func(t *testing.T) {
 		sms := goruntime.GOMAXPROCS(0)
 		want := "devices=1 current=0 runtime=11080 driver>=runtime:1\n" +
 			"name=ptx2go CPU emulation (sm_80) cc=8.0 warp=32 maxThreads=1024 dims=1024,1024,64 grid=2147483647,65535,65535\n" +
-			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=0 map=0 concurrent=0 reserved=0\n", 227<<10, sms) +
+			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=1 map=1 concurrent=0 reserved=0\n", 227<<10, sms) +
 			fmt.Sprintf("attr cc major=8 sms=%d bad device=cudaErrorInvalidDevice\n", sms) +
 			"tile: shared=1024 maxThreads=1024\n" +
 			fmt.Sprintf("occupancy(256)=8 potential block=1024 minGrid=%d\n", 2*sms) +
@@ -269,7 +292,7 @@ func TestExec(t *testing.T) {
 			"free twice: cudaSuccess then cudaErrorInvalidDevicePointer\n" +
 			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
 			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
-			"managed: cudaErrorNotSupported\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"managed of 0 bytes: cudaErrorInvalidValue\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
 			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
 			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
 		code, out, errOut := execProgram(t, libs, "info")

@@ -95,10 +95,11 @@ type event struct {
 var state struct {
 	mu      sync.Mutex
 	dev     *runtime.Device
-	modules map[uintptr]*module   // by fat binary handle, CUmodule
-	kernels map[uintptr]*kernel   // by host stub address, CUfunction
-	vars    map[uintptr]*variable // by host shadow address
-	host    map[uintptr]int       // cudaMallocHost allocations and their sizes
+	modules map[uintptr]*module      // by fat binary handle, CUmodule
+	kernels map[uintptr]*kernel      // by host stub address, CUfunction
+	vars    map[uintptr]*variable    // by host shadow address
+	managed map[uintptr][]managedVar // __managed__ variables, by fat binary handle
+	host    map[uintptr]hostAlloc    // host-visible memory: page-locked, managed, registered
 	streams map[uintptr]bool
 	events  map[uintptr]*event
 	configs map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
@@ -121,7 +122,8 @@ func init() {
 	state.modules = map[uintptr]*module{}
 	state.kernels = map[uintptr]*kernel{}
 	state.vars = map[uintptr]*variable{}
-	state.host = map[uintptr]int{}
+	state.managed = map[uintptr][]managedVar{}
+	state.host = map[uintptr]hostAlloc{}
 	state.streams = map[uintptr]bool{}
 	state.events = map[uintptr]*event{}
 	state.configs = map[C.ulong][]launchConfig{}
@@ -386,8 +388,11 @@ func devMalloc(n int) (runtime.Ptr, error) {
 	return p, err
 }
 
-// devFree frees a device allocation.
+// devFree frees a device allocation, or managed memory.
 func devFree(p runtime.Ptr) error {
+	if base, kind, _, ok := hostRange(uintptr(p)); ok && base == uintptr(p) && kind == allocManaged {
+		return hostFree(unsafe.Add(nil, p), allocManaged)
+	}
 	dev := device()
 	n, _ := dev.Size(p)
 	if err := dev.Free(p); err != nil {
@@ -398,6 +403,69 @@ func devFree(p runtime.Ptr) error {
 	delete(state.allocs, p)
 	state.mu.Unlock()
 	return nil
+}
+
+// hostAlloc is memory that host code and kernels reach at the same address.
+type hostAlloc struct {
+	size int
+	kind hostKind
+}
+
+// hostKind tells how host-visible memory was made.
+type hostKind int
+
+const (
+	allocPinned     hostKind = iota // cudaHostAlloc, cudaMallocHost, cuMemHostAlloc
+	allocManaged                    // cudaMallocManaged
+	allocRegistered                 // cudaHostRegister: the program's memory, mapped
+)
+
+// hostMalloc allocates n zeroed bytes of host-visible device memory (runtime.Device.MallocHost):
+// its address is the same for host code and kernels.
+func hostMalloc(n int, kind hostKind) (unsafe.Pointer, error) {
+	p, err := device().MallocHost(n)
+	if err != nil {
+		return nil, err
+	}
+	state.mu.Lock()
+	state.host[uintptr(p)] = hostAlloc{size: n, kind: kind}
+	if kind == allocManaged {
+		state.used += uint64(n)
+	}
+	state.mu.Unlock()
+	return unsafe.Add(nil, p), nil
+}
+
+// hostFree frees host-visible memory of the given kind that starts at p, or ends a mapping
+// (allocRegistered).
+func hostFree(p unsafe.Pointer, kind hostKind) error {
+	state.mu.Lock()
+	h, ok := state.host[uintptr(p)]
+	if ok && h.kind == kind {
+		delete(state.host, uintptr(p))
+	}
+	state.mu.Unlock()
+	if !ok || h.kind != kind {
+		return fmt.Errorf("%#x is not such an allocation", uintptr(p))
+	}
+	if kind == allocManaged {
+		state.mu.Lock()
+		state.used -= uint64(h.size)
+		state.mu.Unlock()
+	}
+	return device().Free(runtime.Ptr(uintptr(p)))
+}
+
+// hostRange returns the host-visible allocation that holds p.
+func hostRange(p uintptr) (base uintptr, kind hostKind, size int, ok bool) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	for b, h := range state.host {
+		if p >= b && p < b+uintptr(max(h.size, 1)) {
+			return b, h.kind, h.size, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 // allocRange returns the allocation made with cudaMalloc or cuMemAlloc that holds p.

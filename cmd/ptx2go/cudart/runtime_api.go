@@ -101,6 +101,7 @@ func cudaDeviceReset() (r C.int) {
 	defer state.mu.Unlock()
 	state.dev = runtime.NewDevice()
 	state.sticky, state.used = success, 0
+	state.host = map[uintptr]hostAlloc{}
 	state.lastErr = map[C.ulong]cudaError{}
 	state.allocs = map[runtime.Ptr]int{}
 	return success
@@ -378,14 +379,24 @@ func cudaStreamGetPriority(s unsafe.Pointer, prio *C.int) (r C.int) {
 	return success
 }
 
-// cudaMallocManaged needs device memory that the host can dereference, which the runtime
-// does not have yet.
+// cudaMallocManaged allocates memory that kernels and host code reach at the same address:
+// host-visible device memory (runtime.Device.MallocHost), so no page ever migrates.
 //
 //export cudaMallocManaged
 func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cudaMallocManaged", &r)()
-	warnOnce("cudaMallocManaged: managed memory is not supported yet")
-	return ret(errNotSupported)
+	if e := check(); e != success {
+		return e
+	}
+	if p == nil || size == 0 || flags&^3 != 0 || flags == 3 {
+		return ret(errInvalidValue)
+	}
+	d, err := hostMalloc(int(size), allocManaged)
+	if err != nil {
+		return ret(errMemoryAllocation)
+	}
+	*p = d
+	return success
 }
 
 //export cudaMallocHost
@@ -394,22 +405,20 @@ func cudaMallocHost(p *unsafe.Pointer, size C.size_t) (r C.int) {
 	return cudaHostAlloc(p, size, 0)
 }
 
-// cudaHostAlloc returns page-locked host memory; on the CPU that is ordinary memory. Mapped
-// memory (cudaHostAllocMapped) has no device address yet: cudaHostGetDevicePointer fails.
+// cudaHostAlloc returns page-locked host memory: host-visible device memory
+// (runtime.Device.MallocHost), so that it is mapped whatever the flags say, as all page-locked
+// memory is on a GPU with unified addressing; its device pointer is its host pointer.
 //
 //export cudaHostAlloc
 func cudaHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cudaHostAlloc", &r)()
-	if p == nil {
+	if p == nil || flags&^15 != 0 {
 		return ret(errInvalidValue)
 	}
-	m := C.calloc(1, max(size, 1))
-	if m == nil {
+	m, err := hostMalloc(int(size), allocPinned)
+	if err != nil {
 		return ret(errMemoryAllocation)
 	}
-	state.mu.Lock()
-	state.host[uintptr(m)] = int(size)
-	state.mu.Unlock()
 	*p = m
 	return success
 }
@@ -417,40 +426,70 @@ func cudaHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 //export cudaFreeHost
 func cudaFreeHost(p unsafe.Pointer) (r C.int) {
 	defer guard("cudaFreeHost", &r)()
-	state.mu.Lock()
-	_, ok := state.host[uintptr(p)]
-	delete(state.host, uintptr(p))
-	state.mu.Unlock()
-	if !ok {
+	if hostFree(p, allocPinned) != nil {
 		return ret(errInvalidValue)
 	}
-	C.free(p)
 	return success
 }
 
+// cudaHostRegister maps the program's memory for kernels at its own address
+// (runtime.Device.MapHost), so the device pointer of a registered range is its host pointer.
+//
 //export cudaHostRegister
 func cudaHostRegister(p unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cudaHostRegister", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	if p == nil || size == 0 || flags&^15 != 0 {
+		return ret(errInvalidValue)
+	}
+	if _, kind, _, ok := hostRange(uintptr(p)); ok && kind == allocRegistered {
+		return ret(errHostMemoryAlreadyRegistered)
+	}
+	dev := device()
+	if _, err := dev.MapHost(p, int(size)); err != nil {
+		warnf("cudaHostRegister: %v", err)
+		return ret(errInvalidValue)
+	}
+	state.mu.Lock()
+	state.host[uintptr(p)] = hostAlloc{size: int(size), kind: allocRegistered}
+	state.mu.Unlock()
 	return success
 }
 
 //export cudaHostUnregister
 func cudaHostUnregister(p unsafe.Pointer) (r C.int) {
 	defer guard("cudaHostUnregister", &r)()
+	if hostFree(p, allocRegistered) != nil {
+		return ret(errHostMemoryNotRegistered)
+	}
 	return success
 }
 
+// cudaHostGetDevicePointer returns the device pointer of page-locked, registered or managed
+// memory: the host pointer itself.
+//
 //export cudaHostGetDevicePointer
 func cudaHostGetDevicePointer(d *unsafe.Pointer, h unsafe.Pointer, flags C.uint) (r C.int) {
 	defer guard("cudaHostGetDevicePointer", &r)()
-	warnOnce("cudaHostGetDevicePointer: mapped host memory is not supported yet")
-	return ret(errNotSupported)
+	if e := check(); e != success {
+		return e
+	}
+	if _, _, _, ok := hostRange(uintptr(h)); !ok || flags != 0 {
+		return ret(errInvalidValue)
+	}
+	*d = h
+	return success
 }
 
 //export cudaHostGetFlags
 func cudaHostGetFlags(flags *C.uint, h unsafe.Pointer) (r C.int) {
 	defer guard("cudaHostGetFlags", &r)()
-	*flags = 0
+	if _, kind, _, ok := hostRange(uintptr(h)); !ok || kind != allocPinned {
+		return ret(errInvalidValue)
+	}
+	*flags = 2 // cudaHostAllocMapped: all of it is
 	return success
 }
 
@@ -610,6 +649,11 @@ func symbolAddr(symbol unsafe.Pointer) (runtime.Ptr, int, C.int) {
 	if v == nil {
 		return 0, 0, errInvalidSymbol
 	}
+	return v.addr()
+}
+
+// addr returns the device address and size of the variable, loading its module.
+func (v *variable) addr() (runtime.Ptr, int, C.int) {
 	mod, code := v.mod.compile(v.name)
 	if code != success {
 		return 0, 0, code
@@ -704,24 +748,23 @@ func cudaGetSymbolSize(size *C.size_t, symbol unsafe.Pointer) (r C.int) {
 	return success
 }
 
-// cudaPointerGetAttributes tells device allocations (type 2) from cudaMallocHost memory (1) and
-// other host memory (0, unregistered).
+// cudaPointerGetAttributes tells device allocations (type 2) from page-locked and registered
+// host memory (1), managed memory (3) and other host memory (0, unregistered). Memory the
+// device can reach at a host address has both pointers, equal.
 //
 //export cudaPointerGetAttributes
 func cudaPointerGetAttributes(a *C.struct_cudaPointerAttributes, p unsafe.Pointer) (r C.int) {
 	defer guard("cudaPointerGetAttributes", &r)()
 	*a = C.struct_cudaPointerAttributes{}
-	if isDevice(device(), uintptr(p), 1) {
-		a._type, a.devicePointer = 2, p
+	if _, kind, _, ok := hostRange(uintptr(p)); ok {
+		a._type, a.devicePointer, a.hostPointer = 1, p, p
+		if kind == allocManaged {
+			a._type = 3
+		}
 		return success
 	}
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	for h, n := range state.host {
-		if uintptr(p) >= h && uintptr(p) < h+uintptr(max(n, 1)) {
-			a._type, a.hostPointer = 1, p
-			return success
-		}
+	if isDevice(device(), uintptr(p), 1) {
+		a._type, a.devicePointer = 2, p
 	}
 	return success
 }
