@@ -329,6 +329,8 @@ func TestExec(t *testing.T) {
 				fmt.Sprintf("address range: base is the allocation, %d bytes; memory type 2\n", n*4) +
 				"devices=1 cc=8.0 driver>=11080: yes\n" +
 				fmt.Sprintf("y[0]=%.1f y[1]=%.1f y[%d]=%.1f launches=2 (4 bytes) mismatches=0\n", y(0), y(1), n-1, y(n-1))
+			m := 2*float32(n-1) + 3
+			want += fmt.Sprintf("managed m[%d]=%.1f registered y[%d]=%.1f same=1\n", n-1, m, n-1, 2*m+y(n-1))
 			if code != 0 || out != want {
 				t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
 			}

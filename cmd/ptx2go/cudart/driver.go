@@ -582,7 +582,41 @@ func cuMemAllocHost_v2(p *unsafe.Pointer, size C.size_t) (r C.int) {
 //export cuMemHostAlloc
 func cuMemHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cuMemHostAlloc", &r)()
-	return drv(cudaHostAlloc(p, size, 0))
+	return drv(cudaHostAlloc(p, size, flags))
+}
+
+//export cuMemAllocManaged
+func cuMemAllocManaged(p *C.ulonglong, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cuMemAllocManaged", &r)()
+	var m unsafe.Pointer
+	if e := cudaMallocManaged(&m, size, flags); e != success {
+		return drv(e)
+	}
+	*p = C.ulonglong(uintptr(m))
+	return success
+}
+
+//export cuMemHostGetDevicePointer_v2
+func cuMemHostGetDevicePointer_v2(p *C.ulonglong, h unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cuMemHostGetDevicePointer_v2", &r)()
+	var d unsafe.Pointer
+	if e := cudaHostGetDevicePointer(&d, h, flags); e != success {
+		return drv(e)
+	}
+	*p = C.ulonglong(uintptr(d))
+	return success
+}
+
+//export cuMemHostRegister_v2
+func cuMemHostRegister_v2(h unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cuMemHostRegister_v2", &r)()
+	return drv(cudaHostRegister(h, size, flags))
+}
+
+//export cuMemHostUnregister
+func cuMemHostUnregister(h unsafe.Pointer) (r C.int) {
+	defer guard("cuMemHostUnregister", &r)()
+	return drv(cudaHostUnregister(h))
 }
 
 //export cuMemFreeHost
@@ -927,6 +961,7 @@ var versioned = map[string]int{
 	"cuCtxDestroy": 4000, "cuCtxPushCurrent": 4000, "cuCtxPopCurrent": 4000, "cuStreamDestroy": 4000,
 	"cuEventDestroy": 4000, "cuDevicePrimaryCtxRelease": 11000, "cuDevicePrimaryCtxReset": 11000,
 	"cuDevicePrimaryCtxSetFlags": 11000, "cuDeviceGetUuid": 11040, "cuGetProcAddress": 12000,
+	"cuMemHostGetDevicePointer": 3020, "cuMemHostRegister": 6050,
 }
 
 // cuGetProcAddress finds a driver entry point by its base name for a CUDA version, as the

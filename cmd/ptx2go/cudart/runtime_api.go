@@ -388,7 +388,7 @@ func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int)
 	if e := check(); e != success {
 		return e
 	}
-	if p == nil || size == 0 || flags&^3 != 0 || flags == 3 {
+	if p == nil || size == 0 || flags != 1 && flags != 2 { // cudaMemAttachGlobal or cudaMemAttachHost
 		return ret(errInvalidValue)
 	}
 	d, err := hostMalloc(int(size), allocManaged)
