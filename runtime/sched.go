@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math/bits"
+	goruntime "runtime"
 )
 
 // Sched is the scheduling model of the lanes of a warp.
@@ -99,6 +100,11 @@ func (w *Warp) endSlice() bool {
 	switch pg.phase {
 	case 0:
 		w.CTA.L.checkCancel(w, e, fn.Blocks[e.pc].Term.Loc)
+		if w.CTA.L.gridWS != 0 {
+			// In a cooperative launch a CTA may spin until others arrive (grid.sync()):
+			// let the other CTAs' goroutines run.
+			goruntime.Gosched()
+		}
 		if len(w.CTA.Warps) == 1 {
 			if _, _, ok := w.otherPath(); !ok {
 				w.setSlice(timeSlice) // nothing could run instead, and nothing waits for it

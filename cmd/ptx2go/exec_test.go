@@ -192,6 +192,35 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// A cooperative launch: grid.sync() between rounds in which each CTA reads what the next
+	// one wrote; the grid is 8 CTAs (the device fits 32 CTAs of 64 threads per multiprocessor).
+	t.Run("coop", func(t *testing.T) {
+		const blocks, threads, rounds = 8, 64, 5
+		code, out, errOut := execProgram(t, libs, "coop")
+		var want strings.Builder
+		fmt.Fprintf(&want, "cooperative attribute=1 blocks=%d launch=cudaSuccess sync=cudaSuccess\n", blocks)
+		v := make([]int, blocks*threads)
+		for r := range rounds {
+			for i := range v {
+				v[i] += r + 1
+			}
+			fmt.Fprintf(&want, "round %d:", r)
+			for b := range blocks {
+				next := (b + 1) % blocks
+				s := 0
+				for _, x := range v[next*threads : (next+1)*threads] {
+					s += x
+				}
+				fmt.Fprintf(&want, " %d", s)
+			}
+			want.WriteString("\n")
+		}
+		want.WriteString("too big: cudaErrorCooperativeLaunchTooLarge\n")
+		if code != 0 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+	})
+
 	t.Run("streams", func(t *testing.T) {
 		const ns, n = 4, 1 << 16
 		var want strings.Builder

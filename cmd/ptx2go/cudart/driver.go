@@ -741,6 +741,11 @@ func cuMemsetD32Async(p C.ulonglong, v C.uint, n C.size_t, s unsafe.Pointer) (r 
 //export cuLaunchKernel
 func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params, extra *unsafe.Pointer) (r C.int) {
 	defer guard("cuLaunchKernel", &r)()
+	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, params, extra, false)
+}
+
+// cuLaunch launches kernel f with kernelParams or extra, cooperatively or not.
+func cuLaunch(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, params, extra *unsafe.Pointer, cooperative bool) C.int {
 	if e := initialized(); e != success {
 		return e
 	}
@@ -785,7 +790,7 @@ func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s u
 	}
 	g := runtime.Dim3{X: uint32(gx), Y: uint32(gy), Z: uint32(gz)}
 	b := runtime.Dim3{X: uint32(bx), Y: uint32(by), Z: uint32(bz)}
-	return drv(k.launch(g, b, int(shared), buf))
+	return drv(k.launch(g, b, int(shared), buf, cooperative))
 }
 
 //export cuLaunchCooperativeKernel
@@ -794,7 +799,7 @@ func cuLaunchCooperativeKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared 
 	if uint64(gx)*uint64(gy)*uint64(gz) > uint64(occupancy(int(bx*by*bz), int(shared))*smCount()) {
 		return errCooperativeLaunchTooBig
 	}
-	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, nil)
+	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, params, nil, true)
 }
 
 //export cuFuncGetAttribute

@@ -280,7 +280,9 @@ func (k *kernel) resolve() cudaError {
 // launch runs the kernel with the parameter buffer params (laid out as its .param space).
 // A fault becomes the sticky error (and is printed); a bad configuration is returned. The
 // kernel's printf output, and a failed assert's line, are printed at the next synchronization.
-func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte) cudaError {
+// A cooperative launch runs all its CTAs at once, with the grid barrier workspace that
+// cooperative groups' grid.sync() uses (runtime.LaunchConfig.Cooperative).
+func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte, cooperative bool) cudaError {
 	if code := k.resolve(); code != success {
 		return code
 	}
@@ -289,7 +291,7 @@ func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte) cud
 	}
 	dev := device()
 	var out bytes.Buffer
-	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared, Printf: &out}, params)
+	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared, Printf: &out, Cooperative: cooperative}, params)
 	addPrintf(out.Bytes())
 	if err == nil {
 		return success

@@ -785,6 +785,11 @@ func dim(d C.ptx2go_dim3) runtime.Dim3 {
 //export cudaLaunchKernel
 func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaLaunchKernel", &r)()
+	return launchKernel(fn, grid, block, args, shared, false)
+}
+
+// launchKernel launches the kernel of host stub fn, cooperatively or not.
+func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, cooperative bool) C.int {
 	if e := check(); e != success {
 		return e
 	}
@@ -795,12 +800,12 @@ func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	return ret(k.launch(dim(grid), dim(block), int(shared), k.packParams(args)))
+	return ret(k.launch(dim(grid), dim(block), int(shared), k.packParams(args), cooperative))
 }
 
-// cudaLaunchCooperativeKernel launches like cudaLaunchKernel; all CTAs of a launch run, so a
-// grid that fits the device (cudaOccupancyMaxActiveBlocksPerMultiprocessor times the
-// multiprocessors) is what cooperative launches require.
+// cudaLaunchCooperativeKernel runs every CTA of the grid at once, with the grid barrier
+// workspace of cooperative groups' grid.sync(); as on a GPU, the grid must fit the device
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors).
 //
 //export cudaLaunchCooperativeKernel
 func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
@@ -809,7 +814,7 @@ func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, a
 	if g.Count() > uint64(occupancy(int(b.Count()), int(shared))*smCount()) {
 		return ret(errCooperativeLaunchTooBig)
 	}
-	return cudaLaunchKernel(fn, grid, block, args, shared, stream)
+	return launchKernel(fn, grid, block, args, shared, true)
 }
 
 //export cudaFuncGetAttributes
