@@ -390,9 +390,13 @@ func devMalloc(n int) (runtime.Ptr, error) {
 	return p, err
 }
 
-// devFree frees a device allocation, or managed memory.
+// devFree frees a device allocation, or managed memory; page-locked and registered host
+// memory is not the device's to free (cudaFreeHost, cudaHostUnregister).
 func devFree(p runtime.Ptr) error {
-	if base, kind, _, ok := hostRange(uintptr(p)); ok && base == uintptr(p) && kind == allocManaged {
+	if base, kind, _, ok := hostRange(uintptr(p)); ok && base == uintptr(p) {
+		if kind != allocManaged {
+			return fmt.Errorf("%#x is host memory", uintptr(p))
+		}
 		return hostFree(unsafe.Add(nil, p), allocManaged)
 	}
 	dev := device()
