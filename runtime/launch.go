@@ -58,7 +58,8 @@ type LaunchConfig struct {
 	// guarantees (at most MaxCooperativeCTAs CTAs). The launch provides the grid barrier
 	// workspace that NVIDIA's driver gives cooperative kernels: 8 bytes of device memory, a
 	// 32-bit size (8) and a zeroed 32-bit barrier word, whose address %envreg1 (high half) and
-	// %envreg2 (low half) hold; cooperative groups' grid.sync() synchronizes through it.
+	// %envreg2 (low half) hold; cooperative groups' grid.sync() synchronizes through it. With
+	// more CTAs than GOMAXPROCS, a warp found spinning yields its goroutine.
 	Cooperative bool
 }
 
@@ -93,6 +94,9 @@ type launch struct {
 	printfUsed atomic.Int64
 	// gridWS is the grid barrier workspace of a cooperative launch (0 otherwise).
 	gridWS Ptr
+	// yieldSpin is set in a cooperative launch with more CTAs than processors: a warp found
+	// spinning yields its goroutine, so that the CTAs it waits for run.
+	yieldSpin bool
 }
 
 // EnvReg returns the PTX special register %envreg<i> (0-31): in a cooperative launch
@@ -229,6 +233,7 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		workers = goruntime.GOMAXPROCS(0)
 	}
 	if cfg.Cooperative {
+		l.yieldSpin = l.Grid.Count() > uint64(goruntime.GOMAXPROCS(0))
 		workers = int(l.Grid.Count())
 	}
 	total := l.Grid.Count()

@@ -100,11 +100,6 @@ func (w *Warp) endSlice() bool {
 	switch pg.phase {
 	case 0:
 		w.CTA.L.checkCancel(w, e, fn.Blocks[e.pc].Term.Loc)
-		if w.CTA.L.gridWS != 0 {
-			// In a cooperative launch a CTA may spin until others arrive (grid.sync()):
-			// let the other CTAs' goroutines run.
-			goruntime.Gosched()
-		}
 		if len(w.CTA.Warps) == 1 {
 			if _, _, ok := w.otherPath(); !ok {
 				w.setSlice(timeSlice) // nothing could run instead, and nothing waits for it
@@ -138,6 +133,11 @@ func (w *Warp) judge(e *simtEntry, spinning bool) bool {
 	if spinning {
 		w.setSlice(spinSlice)
 		pg.stuck++
+		if w.CTA.L.yieldSpin {
+			// In a cooperative launch with more CTAs than processors a CTA may spin until
+			// others arrive (grid.sync()): let the other CTAs' goroutines run.
+			goruntime.Gosched()
+		}
 	} else {
 		w.setSlice(timeSlice)
 		pg.stuck = 0
