@@ -298,3 +298,63 @@ func TestKernelUseAfterFree(t *testing.T) {
 	require.Equal(t, uint64(b), f.Addr)
 	require.Equal(t, fmt.Sprintf("the allocation at %#x was freed", uint64(b)), f.Detail)
 }
+
+// managedPTX has CUDA __managed__ variables (what nvcc emits for them): kernels add to counter
+// and read scale, at addresses host code dereferences.
+const managedPTX = `
+.version 7.0
+.target sm_70
+.address_size 64
+.global .attribute(.managed) .align 4 .u32 counter;
+.global .attribute(.managed) .align 4 .f32 scale = 0f40400000;
+.visible .entry bump(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .f32 %f<3>;
+	.reg .b64 %rd<5>;
+	atom.global.add.u32 %r1, [counter], 1;
+	ld.global.f32 %f1, [scale];
+	cvt.rn.f32.u32 %f2, %r1;
+	mul.f32 %f2, %f2, %f1;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	st.global.f32 [%rd4], %f2;
+	ret;
+}
+`
+
+// TestManagedGlobals checks that __managed__ variables live at host-visible addresses: the
+// host writes and reads them through their device addresses, before and after a launch.
+func TestManagedGlobals(t *testing.T) {
+	mod, err := ptx2go.Compile([]byte(managedPTX), ptx2go.Options{File: "managed.ptx"})
+	require.NoError(t, err)
+	k, err := mod.Kernel("bump")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	pc, err := mod.GlobalAddr(dev, "counter")
+	require.NoError(t, err)
+	ps, err := mod.GlobalAddr(dev, "scale")
+	require.NoError(t, err)
+	// at views a variable's bytes, which must lie at its device address in the host's memory.
+	at := func(p runtime.Ptr) unsafe.Pointer {
+		b := dev.Bytes(uint64(p), 4)
+		require.NotNil(t, b)
+		require.Equal(t, uintptr(p), uintptr(unsafe.Pointer(&b[0])), "host address of a managed variable")
+		return unsafe.Pointer(&b[0])
+	}
+	counter, scale := (*uint32)(at(pc)), (*float32)(at(ps))
+	require.Equal(t, float32(3), *scale)
+	*counter, *scale = 5, 0.5
+	const n = 3 * 64
+	out, err := dev.Malloc(4 * (n + 5))
+	require.NoError(t, err)
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(3), Block: runtime.D1(64)}, out))
+	require.Equal(t, uint32(5+n), *counter)
+	got := make([]byte, 4*(n+5))
+	require.NoError(t, dev.CopyOut(got, out))
+	for i := 5; i < n+5; i++ {
+		require.Equal(t, float32(i)*0.5, *(*float32)(unsafe.Pointer(&got[4*i])), "out[%d]", i)
+	}
+}

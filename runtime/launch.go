@@ -53,7 +53,19 @@ type LaunchConfig struct {
 	// Printf, if set, receives the launch's printf output instead of the device's writer
 	// (Device.SetPrintfOutput, os.Stdout by default).
 	Printf io.Writer
+	// Cooperative runs every CTA of the grid at once, each on a goroutine of its own (Workers
+	// is ignored), so that CTAs may wait for each other, as a CUDA cooperative launch
+	// guarantees (at most MaxCooperativeCTAs CTAs). The launch provides the grid barrier
+	// workspace that NVIDIA's driver gives cooperative kernels: 8 bytes of device memory, a
+	// 32-bit size (8) and a zeroed 32-bit barrier word, whose address %envreg1 (high half) and
+	// %envreg2 (low half) hold; cooperative groups' grid.sync() synchronizes through it. With
+	// more CTAs than GOMAXPROCS, a warp found spinning yields its goroutine.
+	Cooperative bool
 }
+
+// MaxCooperativeCTAs is the most CTAs a cooperative launch may have: each runs on a goroutine
+// of its own for the whole launch.
+const MaxCooperativeCTAs = 1 << 16
 
 // launch is the shared state of one running launch.
 type launch struct {
@@ -80,6 +92,24 @@ type launch struct {
 	printf     []byte
 	printfSize int
 	printfUsed atomic.Int64
+	// gridWS is the grid barrier workspace of a cooperative launch (0 otherwise).
+	gridWS Ptr
+	// yieldSpin is set in a cooperative launch with more CTAs than processors: a warp found
+	// spinning yields its goroutine, so that the CTAs it waits for run.
+	yieldSpin bool
+}
+
+// EnvReg returns the PTX special register %envreg<i> (0-31): in a cooperative launch
+// %envreg1 and %envreg2 are the high and low halves of the grid barrier workspace's address
+// (LaunchConfig.Cooperative); the others, and all of them in other launches, are 0.
+func (w *Warp) EnvReg(i int) uint64 {
+	switch ws := uint64(w.CTA.L.gridWS); i {
+	case 1:
+		return ws >> 32
+	case 2:
+		return ws & 0xffffffff
+	}
+	return 0
 }
 
 // flushPrintf moves a CTA's printf output to the launch's buffer.
@@ -156,6 +186,21 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	// The printf output is delivered when the launch ends, also when it faults (the output
 	// before an assert is what one wants to see), after the launch lets go of the device.
 	out, outSize := d.printfConfig(&cfg)
+	var gridWS Ptr
+	if cfg.Cooperative {
+		if n := cfg.Grid.norm().Count(); n > MaxCooperativeCTAs {
+			return fmt.Errorf("launch %s: a cooperative launch of %d CTAs exceeds the limit of %d", k.Name, n, MaxCooperativeCTAs)
+		}
+		p, err := d.Malloc(8)
+		if err != nil {
+			return fmt.Errorf("launch %s: the grid barrier workspace: %w", k.Name, err)
+		}
+		defer d.Free(p) // after the launch lets go of the device (deferred calls run last first)
+		if err := d.CopyIn(p, []byte{8, 0, 0, 0, 0, 0, 0, 0}); err != nil {
+			return err
+		}
+		gridWS = p
+	}
 	var l *launch
 	defer func() {
 		if l != nil && len(l.printf) > 0 {
@@ -168,7 +213,7 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
 		maxDepth: cfg.MaxCallDepth, ctx: ctx, sched: cfg.Sched.resolve(mod),
-		maxBlocks: cfg.MaxWarpBlocks, heap: heap, printfSize: outSize,
+		maxBlocks: cfg.MaxWarpBlocks, heap: heap, printfSize: outSize, gridWS: gridWS,
 	}
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth
@@ -186,6 +231,10 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = goruntime.GOMAXPROCS(0)
+	}
+	if cfg.Cooperative {
+		l.yieldSpin = l.Grid.Count() > uint64(goruntime.GOMAXPROCS(0))
+		workers = int(l.Grid.Count())
 	}
 	total := l.Grid.Count()
 	if uint64(workers) > total {

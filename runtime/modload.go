@@ -8,8 +8,9 @@ import (
 
 var loadMu sync.Mutex
 
-// loadModule allocates and initializes the module's global variables on the device the first
-// time the module is launched there, and returns their addresses.
+// loadModule allocates and initializes the module's global variables on the device (managed
+// ones in host-visible memory, MallocHost) the first time the module is launched there, and
+// returns their addresses.
 func (d *Device) loadModule(mod *Module) ([]Ptr, error) {
 	if v, ok := mod.loaded.Load(d); ok {
 		return v.([]Ptr), nil
@@ -21,7 +22,11 @@ func (d *Device) loadModule(mod *Module) ([]Ptr, error) {
 	}
 	addrs := make([]Ptr, len(mod.Globals))
 	for i, g := range mod.Globals {
-		p, err := d.Malloc(max(g.Size, 1))
+		alloc := d.Malloc
+		if g.Managed {
+			alloc = d.MallocHost
+		}
+		p, err := alloc(max(g.Size, 1))
 		if err != nil {
 			return nil, fmt.Errorf("loading %s: global %s: %w", mod.Name, g.Name, err)
 		}

@@ -41,6 +41,9 @@ type Global struct {
 	// ReadOnly marks a .const variable: the host initializes and may copy into it, kernels
 	// may only read it, and a kernel store to it is a FaultReadOnly.
 	ReadOnly bool
+	// Managed marks a CUDA __managed__ variable: it is placed in host-visible memory
+	// (Device.MallocHost), so that host code may dereference its device address.
+	Managed bool
 }
 
 // Reloc asks for an address to be written at Offset of a global's initial bytes.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math/bits"
+	goruntime "runtime"
 )
 
 // Sched is the scheduling model of the lanes of a warp.
@@ -132,6 +133,11 @@ func (w *Warp) judge(e *simtEntry, spinning bool) bool {
 	if spinning {
 		w.setSlice(spinSlice)
 		pg.stuck++
+		if w.CTA.L.yieldSpin {
+			// In a cooperative launch with more CTAs than processors a CTA may spin until
+			// others arrive (grid.sync()): let the other CTAs' goroutines run.
+			goruntime.Gosched()
+		}
 	} else {
 		w.setSlice(timeSlice)
 		pg.stuck = 0

@@ -240,7 +240,8 @@ func (b *builder) variables(d *frontend.VarDecl, fn *Function) []*Variable {
 		expandNames(n, func(name string) {
 			v := b.mem.vars.alloc()
 			*v = Variable{Name: name, Pos: n.Pos, Space: d.Space, Linkage: d.Linkage, Type: d.Type, Vector: d.Vector,
-				Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn}
+				Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn,
+				Managed: slices.Contains(d.Attrs, ".managed")}
 			out = append(out, v)
 		})
 	}

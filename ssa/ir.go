@@ -74,6 +74,9 @@ type Variable struct {
 	Size    int64 // bytes; 0 for an unsized extern array
 	Init    frontend.Init
 	Func    *Function // the function whose scope declares it; nil at module scope
+	// Managed marks a CUDA __managed__ variable (`.attribute(.managed)`), which host code
+	// reaches at its device address.
+	Managed bool
 }
 
 // FuncKind distinguishes kernels from device functions.

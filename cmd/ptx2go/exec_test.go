@@ -94,6 +94,133 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// Device printf: C's formats, each launch's output printed at the next synchronization
+	// (after the host's own output before it; a blocking copy is one, and so is the end of the
+	// program), the limits, and kernels' malloc and free.
+	t.Run("printf", func(t *testing.T) {
+		code, out, errOut := execProgram(t, libs, "printf")
+		d, u := 12345.6789, 300
+		var want strings.Builder
+		fmt.Fprintf(&want, "limits printf=%d heap=%d\n", 1<<20, 8<<20)
+		fmt.Fprintf(&want, "limits printf=%d heap=%d\n", 2<<20, 16<<20)
+		want.WriteString("host before sync\n")
+		fmt.Fprintf(&want, "%s|%d|%+.3e|%08.3f|%d|%x|%X|%o|%c|%-4d|%5.2f|%%\n", "device", -1234567890123, d, d, u, u, u, u, 'A'+u%26, -7, d)
+		want.WriteString("-- grid\n")
+		var grid []string
+		for b := range 3 {
+			for th := range 4 {
+				grid = append(grid, fmt.Sprintf("block %d thread %d of 4: %d", b, th, b*100+th))
+			}
+		}
+		want.WriteString("\x00grid\n-- heap\nhuge malloc failed\n")
+		total := 0
+		sum := func(t int) int { n := t%7 + 1; return t * n * (n - 1) / 2 }
+		for th := range 64 {
+			total += sum(th)
+		}
+		fmt.Fprintf(&want, "heap sums total=%d out[5]=%d out[63]=%d\nhost done\nprinted at exit\n", total, sum(5), sum(63))
+		// The CTAs of a launch run in parallel, so the grid's lines come in any CTA order, each
+		// CTA's in thread order.
+		lines := strings.Split(out, "\n")
+		if i := slices.Index(lines, "-- grid"); i >= 0 && i+len(grid) < len(lines) {
+			got := slices.Clone(lines[i+1 : i+1+len(grid)])
+			for b := range 3 {
+				j := slices.Index(got, grid[4*b])
+				if j < 0 || j+4 > len(got) || !slices.Equal(got[j:j+4], grid[4*b:4*b+4]) {
+					t.Errorf("CTA %d's lines are not in thread order: %q", b, got)
+				}
+			}
+			slices.Sort(got)
+			lines = slices.Replace(lines, i+1, i+1+len(grid), "\x00grid")
+			if !slices.Equal(got, grid) {
+				t.Errorf("grid lines %q, want %q in any CTA order", got, grid)
+			}
+		}
+		if got := strings.Join(lines, "\n"); code != 0 || got != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, got, want.String(), errOut)
+		}
+	})
+
+	// A failed device assert: the output of the launch before it, CUDA's line on stderr, and
+	// cudaErrorAssert from the next synchronization on; the program's exit status is its own.
+	t.Run("assert", func(t *testing.T) {
+		src, err := os.ReadFile(filepath.Join(cudaCorpus, "assert.cu"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := slices.IndexFunc(strings.Split(string(src), "\n"), func(l string) bool { return strings.Contains(l, "assert(v[i] >= 0);") }) + 1
+		code, out, errOut := execProgram(t, libs, "assert")
+		var want strings.Builder
+		for i := range 30 {
+			fmt.Fprintf(&want, "checked %d\n", i)
+		}
+		want.WriteString("passing launch: cudaSuccess, sync: cudaSuccess\n")
+		for i := range 8 {
+			fmt.Fprintf(&want, "checked %d\n", i)
+		}
+		want.WriteString("synchronize: cudaErrorAssert\nmalloc after: cudaErrorAssert\nlast error: cudaErrorAssert\n")
+		if code != 3 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 3 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+		// v[37] is negative: the second launch's thread 5 of block 0 (i = 5 of v+32) fails.
+		msg := fmt.Sprintf("testdata/cudart/assert.cu:%d: void nonNegative(const int *, int): block: [0,0,0], thread: [5,0,0] Assertion `v[i] >= 0` failed.\n", line)
+		if line == 0 || !strings.Contains(errOut, "\n"+msg) && !strings.HasPrefix(errOut, msg) {
+			t.Errorf("stderr lacks the line %q:\n%s", msg, errOut)
+		}
+	})
+
+	// Host-visible memory: the host writes managed memory and __managed__ variables, kernels
+	// update them, and the host reads them without copies; the same for mapped page-locked
+	// memory and registered malloc memory, whose device pointers are their host pointers.
+	t.Run("managed", func(t *testing.T) {
+		const n = 1000
+		code, out, errOut := execProgram(t, libs, "managed")
+		var sum float64
+		for i := range n {
+			sum += float64(float32(i)*2.5 + 1)
+		}
+		var hs int64
+		for i := range n {
+			hs += int64((i - 500) * (i - 500))
+		}
+		want := fmt.Sprintf("managed: counter=%d x[0]=%.1f x[999]=%.1f sum=%.1f type=3\n", 7+n, 1.0, 999*2.5+1, sum) +
+			fmt.Sprintf("mapped: same=1 h[0]=%d h[999]=%d sum=%d\n", 500*500, 499*499, hs) +
+			fmt.Sprintf("registered: same=1 r[1]=%d r[999]=%d again=cudaErrorHostMemoryAlreadyRegistered\n", 9, 2997*2997) +
+			"unregister again: cudaErrorHostMemoryNotRegistered\n"
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+		}
+	})
+
+	// A cooperative launch: grid.sync() between rounds in which each CTA reads what the next
+	// one wrote; the grid is 8 CTAs (the device fits 32 CTAs of 64 threads per multiprocessor).
+	t.Run("coop", func(t *testing.T) {
+		const blocks, threads, rounds = 8, 64, 5
+		code, out, errOut := execProgram(t, libs, "coop")
+		var want strings.Builder
+		fmt.Fprintf(&want, "cooperative attribute=1 blocks=%d launch=cudaSuccess sync=cudaSuccess\n", blocks)
+		v := make([]int, blocks*threads)
+		for r := range rounds {
+			for i := range v {
+				v[i] += r + 1
+			}
+			fmt.Fprintf(&want, "round %d:", r)
+			for b := range blocks {
+				next := (b + 1) % blocks
+				s := 0
+				for _, x := range v[next*threads : (next+1)*threads] {
+					s += x
+				}
+				fmt.Fprintf(&want, " %d", s)
+			}
+			want.WriteString("\n")
+		}
+		want.WriteString("too big: cudaErrorCooperativeLaunchTooLarge\n")
+		if code != 0 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+	})
+
 	t.Run("streams", func(t *testing.T) {
 		const ns, n = 4, 1 << 16
 		var want strings.Builder
@@ -180,12 +307,12 @@ func TestExec(t *testing.T) {
 	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), the
 	// occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
 	// the error paths: a double free, cudaGetLastError and cudaPeekAtLastError after a launch
-	// with too many threads, an unsupported entry point and managed memory.
+	// with too many threads, an unsupported entry point and a managed allocation of 0 bytes.
 	t.Run("info", func(t *testing.T) {
 		sms := goruntime.GOMAXPROCS(0)
 		want := "devices=1 current=0 runtime=11080 driver>=runtime:1\n" +
 			"name=ptx2go CPU emulation (sm_80) cc=8.0 warp=32 maxThreads=1024 dims=1024,1024,64 grid=2147483647,65535,65535\n" +
-			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=0 map=0 concurrent=0 reserved=0\n", 227<<10, sms) +
+			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=1 map=1 concurrent=0 reserved=0\n", 227<<10, sms) +
 			fmt.Sprintf("attr cc major=8 sms=%d bad device=cudaErrorInvalidDevice\n", sms) +
 			"tile: shared=1024 maxThreads=1024\n" +
 			fmt.Sprintf("occupancy(256)=8 potential block=1024 minGrid=%d\n", 2*sms) +
@@ -194,7 +321,7 @@ func TestExec(t *testing.T) {
 			"free twice: cudaSuccess then cudaErrorInvalidDevicePointer\n" +
 			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
 			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
-			"managed: cudaErrorNotSupported\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"managed of 0 bytes: cudaErrorInvalidValue\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
 			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
 			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
 		code, out, errOut := execProgram(t, libs, "info")
@@ -231,6 +358,8 @@ func TestExec(t *testing.T) {
 				fmt.Sprintf("address range: base is the allocation, %d bytes; memory type 2\n", n*4) +
 				"devices=1 cc=8.0 driver>=11080: yes\n" +
 				fmt.Sprintf("y[0]=%.1f y[1]=%.1f y[%d]=%.1f launches=2 (4 bytes) mismatches=0\n", y(0), y(1), n-1, y(n-1))
+			m := 2*float32(n-1) + 3
+			want += fmt.Sprintf("managed m[%d]=%.1f registered y[%d]=%.1f same=1\n", n-1, m, n-1, 2*m+y(n-1))
 			if code != 0 || out != want {
 				t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
 			}

@@ -3,6 +3,8 @@ package closure
 import (
 	"math/bits"
 	goruntime "runtime"
+	"strconv"
+	"strings"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -80,7 +82,20 @@ func specialReader(name string) (warp func(w *runtime.Warp) uint64, lane func(w 
 	case "%nsmid", "%cluster_nctarank":
 		return func(*runtime.Warp) uint64 { return 1 }, nil
 	}
+	if i, ok := envReg(name); ok {
+		return func(w *runtime.Warp) uint64 { return w.EnvReg(i) }, nil
+	}
 	return nil, nil
+}
+
+// envReg returns the number of special register %envreg0 ... %envreg31.
+func envReg(name string) (int, bool) {
+	n, ok := strings.CutPrefix(name, "%envreg")
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(n)
+	return i, err == nil && i >= 0 && i < 32 && strconv.Itoa(i) == n
 }
 
 // modMask is pmevent's `.mask`, which has no named constant in frontend.

@@ -220,6 +220,9 @@ func (g *gen) render() ([]byte, error) {
 			if x.ReadOnly {
 				d[jen.Id("ReadOnly")] = jen.True()
 			}
+			if x.Managed {
+				d[jen.Id("Managed")] = jen.True()
+			}
 			if len(x.Relocs) > 0 {
 				var rs []jen.Code
 				for _, r := range x.Relocs {

@@ -1,6 +1,9 @@
 package gosrc
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -606,6 +609,11 @@ func uniformSpecialExt(name string) jen.Code {
 		return jen.Uint64().Call(jen.Lit(0))
 	case "%nsmid", "%cluster_nctarank":
 		return jen.Uint64().Call(jen.Lit(1))
+	}
+	if n, ok := strings.CutPrefix(name, "%envreg"); ok {
+		if i, err := strconv.Atoi(n); err == nil && i >= 0 && i < 32 && strconv.Itoa(i) == n {
+			return jen.Id("w").Dot("EnvReg").Call(jen.Lit(i))
+		}
 	}
 	return nil
 }

@@ -3,7 +3,9 @@
 // y = 0.5x + y with the extra parameter buffer, and reads the module's launches counter with
 // cuModuleGetGlobal. Prints a few elements, the counter and the mismatches against a host
 // computation. cuMemAlloc is looked up with cuGetProcAddress; cuMemGetAddressRange and
-// cuPointerGetAttribute describe an allocation.
+// cuPointerGetAttribute describe an allocation. Then managed memory (cuMemAllocManaged) and
+// registered host memory (cuMemHostRegister, cuMemHostGetDevicePointer) take kernel results
+// that the host reads without copies.
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
@@ -110,6 +112,23 @@ int main(int argc, char **argv) {
     }
     printf("devices=%d cc=%d.%d driver>=11080: %s\n", count, major, minor, version >= 11080 ? "yes" : "no");
     printf("y[0]=%.1f y[1]=%.1f y[%d]=%.1f launches=%d (%zu bytes) mismatches=%d\n", y[0], y[1], n - 1, y[n - 1], launches, launchesSize, bad);
+
+    // Managed memory and registered host memory: the host reads what kernels wrote, no copies.
+    CUdeviceptr dm, dyh;
+    CHECK(cuMemAllocManaged(&dm, n * sizeof(float), CU_MEM_ATTACH_GLOBAL));
+    float *m = (float *)dm;
+    for (int i = 0; i < n; i++) m[i] = 3.0f;
+    void *mparams[] = {&a, &dx, &dm, &nn}; // m = 2x + m
+    CHECK(cuLaunchKernel(saxpy, (n + 127) / 128, 1, 1, 128, 1, 1, 0, 0, mparams, NULL));
+    CHECK(cuCtxSynchronize());
+    CHECK(cuMemHostRegister(y, n * sizeof(float), CU_MEMHOSTREGISTER_DEVICEMAP));
+    CHECK(cuMemHostGetDevicePointer(&dyh, y, 0));
+    void *rparams[] = {&a, &dm, &dyh, &nn}; // y = 2m + y
+    CHECK(cuLaunchKernel(saxpy, (n + 127) / 128, 1, 1, 128, 1, 1, 0, 0, rparams, NULL));
+    CHECK(cuCtxSynchronize());
+    printf("managed m[%d]=%.1f registered y[%d]=%.1f same=%d\n", n - 1, m[n - 1], n - 1, y[n - 1], dyh == (CUdeviceptr)y);
+    CHECK(cuMemHostUnregister(y));
+    CHECK(cuMemFree(dm));
     CHECK(cuMemFree(dx));
     CHECK(cuMemFree(dy));
     CHECK(cuModuleUnload(mod));

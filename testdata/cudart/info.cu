@@ -65,7 +65,7 @@ int main() {
     cudaError_t p1 = cudaPeekAtLastError(), p2 = cudaGetLastError(), p3 = cudaPeekAtLastError();
     printf("launch 2048 threads: peek %s, last %s, peek %s\n", cudaGetErrorName(p1), cudaGetErrorName(p2), cudaGetErrorName(p3));
     void *m;
-    printf("managed: %s\n", cudaGetErrorName(cudaMallocManaged(&m, 16)));
+    printf("managed of 0 bytes: %s\n", cudaGetErrorName(cudaMallocManaged(&m, 0)));
     cudaGraph_t g;
     cudaError_t g1 = cudaGraphCreate(&g, 0), g2 = cudaGraphCreate(&g, 0);
     printf("graph: %s %s\n", cudaGetErrorName(g1), cudaGetErrorName(g2));

@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 
 #include "cudart.h"
+#include "_cgo_export.h"
 
 typedef void (*stream_callback)(void *stream, int status, void *data);
 typedef void (*host_fn)(void *data);
@@ -29,3 +31,15 @@ void *ptx2go_self_symbol(const char *name) {
 }
 
 unsigned long ptx2go_thread_id(void) { return (unsigned long)pthread_self(); }
+
+void ptx2go_write_stdout(const void *p, size_t n) { fwrite(p, 1, n, stdout); }
+
+void ptx2go_write_stderr(const void *p, size_t n) {
+    fwrite(p, 1, n, stderr);
+    fflush(stderr);
+}
+
+// The device output still pending when the program exits is printed before stdio is flushed:
+// the handler is registered when the library is loaded, before the program's own constructors
+// register theirs, so it runs after them.
+__attribute__((constructor)) static void ptx2go_register_exit(void) { atexit(ptx2goAtExit); }

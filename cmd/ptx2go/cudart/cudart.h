@@ -48,6 +48,11 @@ unsigned long ptx2go_thread_id(void);
 // ptx2go_self_symbol looks name up among the drop-in library's own symbols (cuGetProcAddress).
 void *ptx2go_self_symbol(const char *name);
 
+// Device printf and assert output, written with C's stdio so that it interleaves with the
+// program's own (calls.c).
+void ptx2go_write_stdout(const void *p, size_t n);
+void ptx2go_write_stderr(const void *p, size_t n);
+
 // cuLaunchKernel's extra array markers.
 #define PTX2GO_LAUNCH_PARAM_END ((void *)0)
 #define PTX2GO_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)

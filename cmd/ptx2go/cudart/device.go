@@ -15,8 +15,10 @@ import (
 // describe it: one device of compute capability 8.0 (ptx2go runs PTX up to sm_80's features and
 // more) whose limits are ptx2go's (runtime.MaxThreadsPerBlock, MaxSharedBytes, the global
 // address window). It runs one kernel at a time and copies synchronously, so it reports no
-// concurrent kernels, no copy engines and no overlap; managed and mapped host memory,
-// cooperative multi-block synchronization and stream priorities are not there yet and report 0.
+// concurrent kernels, no copy engines and no overlap. Managed, page-locked and registered host
+// memory is mapped at its host address (unified addressing), and cooperative launches run
+// every CTA at once with a grid barrier; multi-device cooperative launches and stream
+// priorities are not there and report 0.
 // Clock rates and cache sizes of a CPU mean nothing to a CUDA program's tuning: the clock rate is
 // a nominal 1 GHz, the memory figures 0.
 const (
@@ -70,6 +72,10 @@ func deviceAttr(a int) (int, bool) {
 		return textureAlignment, true
 	case 16:
 		return smCount(), true
+	case 19, 41, 83, 91: // CanMapHostMemory, UnifiedAddressing, ManagedMemory, CanUseHostPointerForRegisteredMem
+		return 1, true
+	case 95: // CooperativeLaunch
+		return 1, true
 	case 39:
 		return threadsPerSM, true
 	case 51:
@@ -125,6 +131,9 @@ func fillProps(p *C.struct_cudaDeviceProp) {
 	p.singleToDoublePrecisionPerfRatio = 2
 	p.sharedMemPerBlockOptin = runtime.MaxSharedBytes
 	p.maxBlocksPerMultiProcessor = blocksPerSM
+	p.canMapHostMemory, p.unifiedAddressing, p.managedMemory = 1, 1, 1
+	p.canUseHostPointerForRegisteredMem = 1
+	p.cooperativeLaunch = 1
 }
 
 // occupancy is the number of CTAs of blockSize threads using shared bytes of shared memory that

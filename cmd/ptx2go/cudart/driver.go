@@ -203,6 +203,7 @@ func cuCtxCreate_v2(c *unsafe.Pointer, flags C.uint, d C.int) (r C.int) {
 //export cuCtxDestroy_v2
 func cuCtxDestroy_v2(c unsafe.Pointer) (r C.int) {
 	defer guard("cuCtxDestroy_v2", &r)()
+	flushDeviceOutput()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if !ctxs.created[uintptr(c)] {
@@ -272,7 +273,7 @@ func cuCtxPopCurrent_v2(c *unsafe.Pointer) (r C.int) {
 //export cuCtxSynchronize
 func cuCtxSynchronize() (r C.int) {
 	defer guard("cuCtxSynchronize", &r)()
-	return drv(stickyErr())
+	return drv(synchronize())
 }
 
 //export cuCtxGetDevice
@@ -399,6 +400,7 @@ func cuModuleLoad(m *unsafe.Pointer, fname *C.char) (r C.int) {
 //export cuModuleUnload
 func cuModuleUnload(m unsafe.Pointer) (r C.int) {
 	defer guard("cuModuleUnload", &r)()
+	flushDeviceOutput()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if state.modules[uintptr(m)] == nil {
@@ -580,7 +582,41 @@ func cuMemAllocHost_v2(p *unsafe.Pointer, size C.size_t) (r C.int) {
 //export cuMemHostAlloc
 func cuMemHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cuMemHostAlloc", &r)()
-	return drv(cudaHostAlloc(p, size, 0))
+	return drv(cudaHostAlloc(p, size, flags))
+}
+
+//export cuMemAllocManaged
+func cuMemAllocManaged(p *C.ulonglong, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cuMemAllocManaged", &r)()
+	var m unsafe.Pointer
+	if e := cudaMallocManaged(&m, size, flags); e != success {
+		return drv(e)
+	}
+	*p = C.ulonglong(uintptr(m))
+	return success
+}
+
+//export cuMemHostGetDevicePointer_v2
+func cuMemHostGetDevicePointer_v2(p *C.ulonglong, h unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cuMemHostGetDevicePointer_v2", &r)()
+	var d unsafe.Pointer
+	if e := cudaHostGetDevicePointer(&d, h, flags); e != success {
+		return drv(e)
+	}
+	*p = C.ulonglong(uintptr(d))
+	return success
+}
+
+//export cuMemHostRegister_v2
+func cuMemHostRegister_v2(h unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cuMemHostRegister_v2", &r)()
+	return drv(cudaHostRegister(h, size, flags))
+}
+
+//export cuMemHostUnregister
+func cuMemHostUnregister(h unsafe.Pointer) (r C.int) {
+	defer guard("cuMemHostUnregister", &r)()
+	return drv(cudaHostUnregister(h))
 }
 
 //export cuMemFreeHost
@@ -592,49 +628,53 @@ func cuMemFreeHost(p unsafe.Pointer) (r C.int) {
 //export cuMemcpyHtoD_v2
 func cuMemcpyHtoD_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t) (r C.int) {
 	defer guard("cuMemcpyHtoD_v2", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), src, int(n), hostToDevice))
 }
 
 //export cuMemcpyDtoH_v2
 func cuMemcpyDtoH_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t) (r C.int) {
 	defer guard("cuMemcpyDtoH_v2", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(dst, devPtr(runtime.Ptr(src)), int(n), deviceToHost))
 }
 
 //export cuMemcpyDtoD_v2
 func cuMemcpyDtoD_v2(dst, src C.ulonglong, n C.size_t) (r C.int) {
 	defer guard("cuMemcpyDtoD_v2", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), deviceToDevice))
 }
 
 //export cuMemcpy
 func cuMemcpy(dst, src C.ulonglong, n C.size_t) (r C.int) {
 	defer guard("cuMemcpy", &r)()
+	flushDeviceOutput()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), copyDefault))
 }
 
 //export cuMemcpyHtoDAsync_v2
 func cuMemcpyHtoDAsync_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyHtoDAsync_v2", &r)()
-	return cuMemcpyHtoD_v2(dst, src, n)
+	return drv(memcpy(devPtr(runtime.Ptr(dst)), src, int(n), hostToDevice))
 }
 
 //export cuMemcpyDtoHAsync_v2
 func cuMemcpyDtoHAsync_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyDtoHAsync_v2", &r)()
-	return cuMemcpyDtoH_v2(dst, src, n)
+	return drv(memcpy(dst, devPtr(runtime.Ptr(src)), int(n), deviceToHost))
 }
 
 //export cuMemcpyDtoDAsync_v2
 func cuMemcpyDtoDAsync_v2(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyDtoDAsync_v2", &r)()
-	return cuMemcpyDtoD_v2(dst, src, n)
+	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), deviceToDevice))
 }
 
 //export cuMemcpyAsync
 func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyAsync", &r)()
-	return cuMemcpy(dst, src, n)
+	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), copyDefault))
 }
 
 // memsetN fills n elements of size bytes at p with the little-endian value v.
@@ -701,6 +741,11 @@ func cuMemsetD32Async(p C.ulonglong, v C.uint, n C.size_t, s unsafe.Pointer) (r 
 //export cuLaunchKernel
 func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params, extra *unsafe.Pointer) (r C.int) {
 	defer guard("cuLaunchKernel", &r)()
+	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, params, extra, false)
+}
+
+// cuLaunch launches kernel f with kernelParams or extra, cooperatively or not.
+func cuLaunch(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, params, extra *unsafe.Pointer, cooperative bool) C.int {
 	if e := initialized(); e != success {
 		return e
 	}
@@ -745,7 +790,7 @@ func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s u
 	}
 	g := runtime.Dim3{X: uint32(gx), Y: uint32(gy), Z: uint32(gz)}
 	b := runtime.Dim3{X: uint32(bx), Y: uint32(by), Z: uint32(bz)}
-	return drv(k.launch(g, b, int(shared), buf))
+	return drv(k.launch(g, b, int(shared), buf, cooperative))
 }
 
 //export cuLaunchCooperativeKernel
@@ -754,7 +799,7 @@ func cuLaunchCooperativeKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared 
 	if uint64(gx)*uint64(gy)*uint64(gz) > uint64(occupancy(int(bx*by*bz), int(shared))*smCount()) {
 		return errCooperativeLaunchTooBig
 	}
-	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, nil)
+	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, params, nil, true)
 }
 
 //export cuFuncGetAttribute
@@ -921,6 +966,7 @@ var versioned = map[string]int{
 	"cuCtxDestroy": 4000, "cuCtxPushCurrent": 4000, "cuCtxPopCurrent": 4000, "cuStreamDestroy": 4000,
 	"cuEventDestroy": 4000, "cuDevicePrimaryCtxRelease": 11000, "cuDevicePrimaryCtxReset": 11000,
 	"cuDevicePrimaryCtxSetFlags": 11000, "cuDeviceGetUuid": 11040, "cuGetProcAddress": 12000,
+	"cuMemHostGetDevicePointer": 3020, "cuMemHostRegister": 6050,
 }
 
 // cuGetProcAddress finds a driver entry point by its base name for a CUDA version, as the

@@ -95,10 +95,11 @@ type event struct {
 var state struct {
 	mu      sync.Mutex
 	dev     *runtime.Device
-	modules map[uintptr]*module   // by fat binary handle, CUmodule
-	kernels map[uintptr]*kernel   // by host stub address, CUfunction
-	vars    map[uintptr]*variable // by host shadow address
-	host    map[uintptr]int       // cudaMallocHost allocations and their sizes
+	modules map[uintptr]*module      // by fat binary handle, CUmodule
+	kernels map[uintptr]*kernel      // by host stub address, CUfunction
+	vars    map[uintptr]*variable    // by host shadow address
+	managed map[uintptr][]managedVar // __managed__ variables, by fat binary handle
+	host    map[uintptr]hostAlloc    // host-visible memory: page-locked, managed, registered
 	streams map[uintptr]bool
 	events  map[uintptr]*event
 	configs map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
@@ -121,7 +122,8 @@ func init() {
 	state.modules = map[uintptr]*module{}
 	state.kernels = map[uintptr]*kernel{}
 	state.vars = map[uintptr]*variable{}
-	state.host = map[uintptr]int{}
+	state.managed = map[uintptr][]managedVar{}
+	state.host = map[uintptr]hostAlloc{}
 	state.streams = map[uintptr]bool{}
 	state.events = map[uintptr]*event{}
 	state.configs = map[C.ulong][]launchConfig{}
@@ -276,8 +278,11 @@ func (k *kernel) resolve() cudaError {
 }
 
 // launch runs the kernel with the parameter buffer params (laid out as its .param space).
-// A fault becomes the sticky error (and is printed); a bad configuration is returned.
-func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte) cudaError {
+// A fault becomes the sticky error (and is printed); a bad configuration is returned. The
+// kernel's printf output, and a failed assert's line, are printed at the next synchronization.
+// A cooperative launch runs all its CTAs at once, with the grid barrier workspace that
+// cooperative groups' grid.sync() uses (runtime.LaunchConfig.Cooperative).
+func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte, cooperative bool) cudaError {
 	if code := k.resolve(); code != success {
 		return code
 	}
@@ -285,13 +290,18 @@ func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte) cud
 		return e
 	}
 	dev := device()
-	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared}, params)
+	var out bytes.Buffer
+	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared, Printf: &out, Cooperative: cooperative}, params)
+	addPrintf(out.Bytes())
 	if err == nil {
 		return success
 	}
 	if f, ok := errors.AsType[*runtime.Fault](err); ok {
 		code := faultError(f)
 		fmt.Fprintf(os.Stderr, "ptx2go: kernel fault, %s (%s): %v\n", errorName(code), errorString(code), f)
+		if f.Assert != nil {
+			addAssert(f.CUDAAssertMessage())
+		}
 		state.mu.Lock()
 		state.sticky = code
 		state.mu.Unlock()
@@ -380,8 +390,15 @@ func devMalloc(n int) (runtime.Ptr, error) {
 	return p, err
 }
 
-// devFree frees a device allocation.
+// devFree frees a device allocation, or managed memory; page-locked and registered host
+// memory is not the device's to free (cudaFreeHost, cudaHostUnregister).
 func devFree(p runtime.Ptr) error {
+	if base, kind, _, ok := hostRange(uintptr(p)); ok && base == uintptr(p) {
+		if kind != allocManaged {
+			return fmt.Errorf("%#x is host memory", uintptr(p))
+		}
+		return hostFree(unsafe.Add(nil, p), allocManaged)
+	}
 	dev := device()
 	n, _ := dev.Size(p)
 	if err := dev.Free(p); err != nil {
@@ -392,6 +409,69 @@ func devFree(p runtime.Ptr) error {
 	delete(state.allocs, p)
 	state.mu.Unlock()
 	return nil
+}
+
+// hostAlloc is memory that host code and kernels reach at the same address.
+type hostAlloc struct {
+	size int
+	kind hostKind
+}
+
+// hostKind tells how host-visible memory was made.
+type hostKind int
+
+const (
+	allocPinned     hostKind = iota // cudaHostAlloc, cudaMallocHost, cuMemHostAlloc
+	allocManaged                    // cudaMallocManaged
+	allocRegistered                 // cudaHostRegister: the program's memory, mapped
+)
+
+// hostMalloc allocates n zeroed bytes of host-visible device memory (runtime.Device.MallocHost):
+// its address is the same for host code and kernels.
+func hostMalloc(n int, kind hostKind) (unsafe.Pointer, error) {
+	p, err := device().MallocHost(n)
+	if err != nil {
+		return nil, err
+	}
+	state.mu.Lock()
+	state.host[uintptr(p)] = hostAlloc{size: n, kind: kind}
+	if kind == allocManaged {
+		state.used += uint64(n)
+	}
+	state.mu.Unlock()
+	return unsafe.Add(nil, p), nil
+}
+
+// hostFree frees host-visible memory of the given kind that starts at p, or ends a mapping
+// (allocRegistered).
+func hostFree(p unsafe.Pointer, kind hostKind) error {
+	state.mu.Lock()
+	h, ok := state.host[uintptr(p)]
+	if ok && h.kind == kind {
+		delete(state.host, uintptr(p))
+	}
+	state.mu.Unlock()
+	if !ok || h.kind != kind {
+		return fmt.Errorf("%#x is not such an allocation", uintptr(p))
+	}
+	if kind == allocManaged {
+		state.mu.Lock()
+		state.used -= uint64(h.size)
+		state.mu.Unlock()
+	}
+	return device().Free(runtime.Ptr(uintptr(p)))
+}
+
+// hostRange returns the host-visible allocation that holds p.
+func hostRange(p uintptr) (base uintptr, kind hostKind, size int, ok bool) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	for b, h := range state.host {
+		if p >= b && p < b+uintptr(max(h.size, 1)) {
+			return b, h.kind, h.size, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 // allocRange returns the allocation made with cudaMalloc or cuMemAlloc that holds p.

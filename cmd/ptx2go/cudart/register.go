@@ -52,9 +52,6 @@ func __cudaRegisterFatBinaryEnd(h unsafe.Pointer) {}
 //export __cudaUnregisterFatBinary
 func __cudaUnregisterFatBinary(h unsafe.Pointer) {}
 
-//export __cudaInitModule
-func __cudaInitModule(h unsafe.Pointer) C.char { return 1 }
-
 // __cudaRegisterFunction ties a kernel's host stub, which the program launches, to its name in
 // the fat binary.
 //
@@ -83,13 +80,45 @@ func __cudaRegisterVar(h unsafe.Pointer, hostVar *C.char, deviceAddress *C.char,
 	state.vars[uintptr(unsafe.Pointer(hostVar))] = &variable{mod: m, name: C.GoString(deviceName), size: int(size)}
 }
 
-// __cudaRegisterManagedVar registers a __managed__ variable. Host access to managed memory
-// needs device memory at host addresses, which the runtime does not have yet: the program's
-// host pointer stays unset, and the call says so once.
+// __cudaRegisterManagedVar registers a __managed__ variable. nvcc's host code reaches it
+// through a pointer, *hostVarPtrAddress, that __cudaInitModule sets before the first access.
 //
 //export __cudaRegisterManagedVar
 func __cudaRegisterManagedVar(h unsafe.Pointer, hostVarPtrAddress *unsafe.Pointer, deviceAddress *C.char, deviceName *C.char, ext C.int, size C.size_t, constant C.int, global C.int) {
-	warnOnce(fmt.Sprintf("__managed__ variable %s: managed memory is not supported yet", C.GoString(deviceName)))
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	m := state.modules[uintptr(h)]
+	if m == nil {
+		return
+	}
+	v := &variable{mod: m, name: C.GoString(deviceName), size: int(size)}
+	state.managed[uintptr(h)] = append(state.managed[uintptr(h)], managedVar{v: v, ptr: hostVarPtrAddress})
+}
+
+// managedVar is a registered __managed__ variable and where the program keeps its address.
+type managedVar struct {
+	v   *variable
+	ptr *unsafe.Pointer
+}
+
+// __cudaInitModule loads the fat binary's module onto the device and points the program's
+// pointers to its __managed__ variables at them: they live in host-visible memory
+// (runtime.Global.Managed), so the host dereferences the address kernels use. It returns 1
+// on success; nvcc's host code calls it again while it returns 0.
+//
+//export __cudaInitModule
+func __cudaInitModule(h unsafe.Pointer) C.char {
+	state.mu.Lock()
+	vars := state.managed[uintptr(h)]
+	state.mu.Unlock()
+	for _, mv := range vars {
+		p, _, code := mv.v.addr()
+		if code != success {
+			return 0
+		}
+		*mv.ptr = devPtr(p)
+	}
+	return 1
 }
 
 // __cudaPushCallConfiguration saves a launch's <<<grid, block, shared, stream>>> for the

@@ -81,13 +81,13 @@ func cudaDeviceGetAttribute(value *C.int, attr C.int, dev C.int) (r C.int) {
 //export cudaDeviceSynchronize
 func cudaDeviceSynchronize() (r C.int) {
 	defer guard("cudaDeviceSynchronize", &r)()
-	return check()
+	return synchronize()
 }
 
 //export cudaThreadSynchronize
 func cudaThreadSynchronize() (r C.int) {
 	defer guard("cudaThreadSynchronize", &r)()
-	return check()
+	return synchronize()
 }
 
 // cudaDeviceReset frees every allocation and clears the sticky error: the next call gets a
@@ -96,10 +96,12 @@ func cudaThreadSynchronize() (r C.int) {
 //export cudaDeviceReset
 func cudaDeviceReset() (r C.int) {
 	defer guard("cudaDeviceReset", &r)()
+	flushDeviceOutput()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	state.dev = runtime.NewDevice()
 	state.sticky, state.used = success, 0
+	state.host = map[uintptr]hostAlloc{}
 	state.lastErr = map[C.ulong]cudaError{}
 	state.allocs = map[runtime.Ptr]int{}
 	return success
@@ -174,31 +176,61 @@ func cudaDeviceGetStreamPriorityRange(least, greatest *C.int) (r C.int) {
 	return success
 }
 
-// The device limits (cudaLimit): the stack size per thread, the printf FIFO, the device heap.
-var limits = map[C.int]C.size_t{0: runtime.DefaultLocalBytes, 1: 1 << 20, 2: 8 << 20}
+// The device limits (cudaLimit).
+const (
+	limitStackSize      = 0 // cudaLimitStackSize: kept and reported, the runtime sizes stacks itself
+	limitPrintfFifoSize = 1 // cudaLimitPrintfFifoSize: the printf output one launch keeps
+	limitMallocHeapSize = 2 // cudaLimitMallocHeapSize: the device heap of kernels' malloc
+)
+
+// stackLimit is cudaLimitStackSize as the program set it.
+var stackLimit C.size_t = runtime.DefaultLocalBytes
 
 //export cudaDeviceGetLimit
 func cudaDeviceGetLimit(v *C.size_t, limit C.int) (r C.int) {
 	defer guard("cudaDeviceGetLimit", &r)()
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	x, ok := limits[limit]
-	if !ok {
-		return errNotSupported
+	dev := device()
+	switch limit {
+	case limitStackSize:
+		state.mu.Lock()
+		*v = stackLimit
+		state.mu.Unlock()
+	case limitPrintfFifoSize:
+		*v = C.size_t(dev.PrintfBufferSize())
+	case limitMallocHeapSize:
+		*v = C.size_t(dev.HeapSize())
+	default:
+		return ret(errUnsupportedLimit)
 	}
-	*v = x
 	return success
 }
 
+// cudaDeviceSetLimit sets a limit of the device. As on a GPU, the heap size cannot change
+// once a kernel that uses malloc has run (cudaErrorInvalidValue).
+//
 //export cudaDeviceSetLimit
 func cudaDeviceSetLimit(limit C.int, v C.size_t) (r C.int) {
 	defer guard("cudaDeviceSetLimit", &r)()
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	if _, ok := limits[limit]; !ok {
-		return errNotSupported
+	dev := device()
+	if v > 1<<40 {
+		return ret(errInvalidValue)
 	}
-	limits[limit] = v
+	switch limit {
+	case limitStackSize:
+		state.mu.Lock()
+		stackLimit = v
+		state.mu.Unlock()
+	case limitPrintfFifoSize:
+		if v == 0 || dev.SetPrintfBufferSize(int(v)) != nil {
+			return ret(errInvalidValue)
+		}
+	case limitMallocHeapSize:
+		if v == 0 || dev.SetHeapSize(int(v)) != nil {
+			return ret(errInvalidValue)
+		}
+	default:
+		return ret(errUnsupportedLimit)
+	}
 	return success
 }
 
@@ -347,14 +379,24 @@ func cudaStreamGetPriority(s unsafe.Pointer, prio *C.int) (r C.int) {
 	return success
 }
 
-// cudaMallocManaged needs device memory that the host can dereference, which the runtime
-// does not have yet.
+// cudaMallocManaged allocates memory that kernels and host code reach at the same address:
+// host-visible device memory (runtime.Device.MallocHost), so no page ever migrates.
 //
 //export cudaMallocManaged
 func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cudaMallocManaged", &r)()
-	warnOnce("cudaMallocManaged: managed memory is not supported yet")
-	return ret(errNotSupported)
+	if e := check(); e != success {
+		return e
+	}
+	if p == nil || size == 0 || flags != 1 && flags != 2 { // cudaMemAttachGlobal or cudaMemAttachHost
+		return ret(errInvalidValue)
+	}
+	d, err := hostMalloc(int(size), allocManaged)
+	if err != nil {
+		return ret(errMemoryAllocation)
+	}
+	*p = d
+	return success
 }
 
 //export cudaMallocHost
@@ -363,22 +405,20 @@ func cudaMallocHost(p *unsafe.Pointer, size C.size_t) (r C.int) {
 	return cudaHostAlloc(p, size, 0)
 }
 
-// cudaHostAlloc returns page-locked host memory; on the CPU that is ordinary memory. Mapped
-// memory (cudaHostAllocMapped) has no device address yet: cudaHostGetDevicePointer fails.
+// cudaHostAlloc returns page-locked host memory: host-visible device memory
+// (runtime.Device.MallocHost), so that it is mapped whatever the flags say, as all page-locked
+// memory is on a GPU with unified addressing; its device pointer is its host pointer.
 //
 //export cudaHostAlloc
 func cudaHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cudaHostAlloc", &r)()
-	if p == nil {
+	if p == nil || flags&^15 != 0 {
 		return ret(errInvalidValue)
 	}
-	m := C.calloc(1, max(size, 1))
-	if m == nil {
+	m, err := hostMalloc(int(size), allocPinned)
+	if err != nil {
 		return ret(errMemoryAllocation)
 	}
-	state.mu.Lock()
-	state.host[uintptr(m)] = int(size)
-	state.mu.Unlock()
 	*p = m
 	return success
 }
@@ -386,40 +426,70 @@ func cudaHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 //export cudaFreeHost
 func cudaFreeHost(p unsafe.Pointer) (r C.int) {
 	defer guard("cudaFreeHost", &r)()
-	state.mu.Lock()
-	_, ok := state.host[uintptr(p)]
-	delete(state.host, uintptr(p))
-	state.mu.Unlock()
-	if !ok {
+	if hostFree(p, allocPinned) != nil {
 		return ret(errInvalidValue)
 	}
-	C.free(p)
 	return success
 }
 
+// cudaHostRegister maps the program's memory for kernels at its own address
+// (runtime.Device.MapHost), so the device pointer of a registered range is its host pointer.
+//
 //export cudaHostRegister
 func cudaHostRegister(p unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cudaHostRegister", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	if p == nil || size == 0 || flags&^15 != 0 {
+		return ret(errInvalidValue)
+	}
+	if _, kind, _, ok := hostRange(uintptr(p)); ok && kind == allocRegistered {
+		return ret(errHostMemoryAlreadyRegistered)
+	}
+	dev := device()
+	if _, err := dev.MapHost(p, int(size)); err != nil {
+		warnf("cudaHostRegister: %v", err)
+		return ret(errInvalidValue)
+	}
+	state.mu.Lock()
+	state.host[uintptr(p)] = hostAlloc{size: int(size), kind: allocRegistered}
+	state.mu.Unlock()
 	return success
 }
 
 //export cudaHostUnregister
 func cudaHostUnregister(p unsafe.Pointer) (r C.int) {
 	defer guard("cudaHostUnregister", &r)()
+	if hostFree(p, allocRegistered) != nil {
+		return ret(errHostMemoryNotRegistered)
+	}
 	return success
 }
 
+// cudaHostGetDevicePointer returns the device pointer of page-locked, registered or managed
+// memory: the host pointer itself.
+//
 //export cudaHostGetDevicePointer
 func cudaHostGetDevicePointer(d *unsafe.Pointer, h unsafe.Pointer, flags C.uint) (r C.int) {
 	defer guard("cudaHostGetDevicePointer", &r)()
-	warnOnce("cudaHostGetDevicePointer: mapped host memory is not supported yet")
-	return ret(errNotSupported)
+	if e := check(); e != success {
+		return e
+	}
+	if _, _, _, ok := hostRange(uintptr(h)); !ok || flags != 0 {
+		return ret(errInvalidValue)
+	}
+	*d = h
+	return success
 }
 
 //export cudaHostGetFlags
 func cudaHostGetFlags(flags *C.uint, h unsafe.Pointer) (r C.int) {
 	defer guard("cudaHostGetFlags", &r)()
-	*flags = 0
+	if _, kind, _, ok := hostRange(uintptr(h)); !ok || kind != allocPinned {
+		return ret(errInvalidValue)
+	}
+	*flags = 2 // cudaHostAllocMapped: all of it is
 	return success
 }
 
@@ -486,6 +556,7 @@ func memcpy(dst, src unsafe.Pointer, n int, kind C.int) C.int {
 //export cudaMemcpy
 func cudaMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpy", &r)()
+	flushDeviceOutput()
 	return memcpy(dst, src, int(n), kind)
 }
 
@@ -517,6 +588,7 @@ func memcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.
 //export cudaMemcpy2D
 func cudaMemcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpy2D", &r)()
+	flushDeviceOutput()
 	return memcpy2D(dst, dpitch, src, spitch, width, height, kind)
 }
 
@@ -577,6 +649,11 @@ func symbolAddr(symbol unsafe.Pointer) (runtime.Ptr, int, C.int) {
 	if v == nil {
 		return 0, 0, errInvalidSymbol
 	}
+	return v.addr()
+}
+
+// addr returns the device address and size of the variable, loading its module.
+func (v *variable) addr() (runtime.Ptr, int, C.int) {
 	mod, code := v.mod.compile(v.name)
 	if code != success {
 		return 0, 0, code
@@ -623,6 +700,7 @@ func symbolCopy(symbol unsafe.Pointer, mem unsafe.Pointer, n, offset C.size_t, k
 //export cudaMemcpyToSymbol
 func cudaMemcpyToSymbol(symbol, src unsafe.Pointer, n, offset C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpyToSymbol", &r)()
+	flushDeviceOutput()
 	return symbolCopy(symbol, src, n, offset, kind, true)
 }
 
@@ -635,6 +713,7 @@ func cudaMemcpyToSymbolAsync(symbol, src unsafe.Pointer, n, offset C.size_t, kin
 //export cudaMemcpyFromSymbol
 func cudaMemcpyFromSymbol(dst, symbol unsafe.Pointer, n, offset C.size_t, kind C.int) (r C.int) {
 	defer guard("cudaMemcpyFromSymbol", &r)()
+	flushDeviceOutput()
 	return symbolCopy(symbol, dst, n, offset, kind, false)
 }
 
@@ -669,24 +748,23 @@ func cudaGetSymbolSize(size *C.size_t, symbol unsafe.Pointer) (r C.int) {
 	return success
 }
 
-// cudaPointerGetAttributes tells device allocations (type 2) from cudaMallocHost memory (1) and
-// other host memory (0, unregistered).
+// cudaPointerGetAttributes tells device allocations (type 2) from page-locked and registered
+// host memory (1), managed memory (3) and other host memory (0, unregistered). Memory the
+// device can reach at a host address has both pointers, equal.
 //
 //export cudaPointerGetAttributes
 func cudaPointerGetAttributes(a *C.struct_cudaPointerAttributes, p unsafe.Pointer) (r C.int) {
 	defer guard("cudaPointerGetAttributes", &r)()
 	*a = C.struct_cudaPointerAttributes{}
-	if isDevice(device(), uintptr(p), 1) {
-		a._type, a.devicePointer = 2, p
+	if _, kind, _, ok := hostRange(uintptr(p)); ok {
+		a._type, a.devicePointer, a.hostPointer = 1, p, p
+		if kind == allocManaged {
+			a._type = 3
+		}
 		return success
 	}
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	for h, n := range state.host {
-		if uintptr(p) >= h && uintptr(p) < h+uintptr(max(n, 1)) {
-			a._type, a.hostPointer = 1, p
-			return success
-		}
+	if isDevice(device(), uintptr(p), 1) {
+		a._type, a.devicePointer = 2, p
 	}
 	return success
 }
@@ -707,6 +785,11 @@ func dim(d C.ptx2go_dim3) runtime.Dim3 {
 //export cudaLaunchKernel
 func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaLaunchKernel", &r)()
+	return launchKernel(fn, grid, block, args, shared, false)
+}
+
+// launchKernel launches the kernel of host stub fn, cooperatively or not.
+func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, cooperative bool) C.int {
 	if e := check(); e != success {
 		return e
 	}
@@ -717,12 +800,12 @@ func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	return ret(k.launch(dim(grid), dim(block), int(shared), k.packParams(args)))
+	return ret(k.launch(dim(grid), dim(block), int(shared), k.packParams(args), cooperative))
 }
 
-// cudaLaunchCooperativeKernel launches like cudaLaunchKernel; all CTAs of a launch run, so a
-// grid that fits the device (cudaOccupancyMaxActiveBlocksPerMultiprocessor times the
-// multiprocessors) is what cooperative launches require.
+// cudaLaunchCooperativeKernel runs every CTA of the grid at once, with the grid barrier
+// workspace of cooperative groups' grid.sync(); as on a GPU, the grid must fit the device
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors).
 //
 //export cudaLaunchCooperativeKernel
 func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
@@ -731,7 +814,7 @@ func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, a
 	if g.Count() > uint64(occupancy(int(b.Count()), int(shared))*smCount()) {
 		return ret(errCooperativeLaunchTooBig)
 	}
-	return cudaLaunchKernel(fn, grid, block, args, shared, stream)
+	return launchKernel(fn, grid, block, args, shared, true)
 }
 
 //export cudaFuncGetAttributes
@@ -877,13 +960,16 @@ func cudaStreamSynchronize(s unsafe.Pointer) (r C.int) {
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
-	return check()
+	return synchronize()
 }
 
 //export cudaStreamQuery
 func cudaStreamQuery(s unsafe.Pointer) (r C.int) {
 	defer guard("cudaStreamQuery", &r)()
-	return cudaStreamSynchronize(s)
+	if !validStream(s) {
+		return ret(errInvalidResourceHandle)
+	}
+	return check()
 }
 
 //export cudaStreamAddCallback
@@ -964,13 +1050,16 @@ func cudaEventSynchronize(e unsafe.Pointer) (r C.int) {
 	if lookupEvent(e) == nil {
 		return ret(errInvalidResourceHandle)
 	}
-	return check()
+	return synchronize()
 }
 
 //export cudaEventQuery
 func cudaEventQuery(e unsafe.Pointer) (r C.int) {
 	defer guard("cudaEventQuery", &r)()
-	return cudaEventSynchronize(e)
+	if lookupEvent(e) == nil {
+		return ret(errInvalidResourceHandle)
+	}
+	return check()
 }
 
 //export cudaEventDestroy
