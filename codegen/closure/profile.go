@@ -2,7 +2,6 @@ package closure
 
 import (
 	"github.com/ptx2go/ptx2go/codegen/layout"
-	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -27,40 +26,13 @@ func (f *fnCompiler) profileInstr(p *runtime.BlockProfile, in *ssa.Instr, at int
 	if !hasCode {
 		return
 	}
-	op := runtime.MemOp{Code: at, Guard: -1, Base: -1}
-	e := &emitter{f: f, in: in}
-	t := e.typ()
-	switch in.Op {
-	case frontend.OpLd, frontend.OpLdu:
-		op.Kind = runtime.MemLoad
-		op.Bytes = t.Bytes() * layout.VectorLen(in.Dsts[0], false)
-	case frontend.OpSt:
-		op.Kind = runtime.MemStore
-		op.Bytes = t.Bytes() * layout.VectorLen(in.Args[1], true)
-	case frontend.OpAtom, frontend.OpRed:
-		op.Kind = runtime.MemAtomic
-		p.Atomics++
-	default:
+	op, ok := layout.MemOp(in, f.Regs)
+	if !ok {
 		return
 	}
-	if in.Guard != nil {
-		op.Guard, op.GuardNeg = f.Regs[in.Guard.Reg.ID], in.GuardNeg
-	}
-	a := in.Args[0]
-	switch sp := e.space(); sp {
-	case frontend.SpaceNone:
-		op.Generic = true
-		switch {
-		case a.Value != nil:
-			op.Space = runtime.MemGeneric
-			op.Base, op.Wide, op.Off = f.Regs[a.Value.Reg.ID], a.Value.Reg.Type.Bits() == 64, uint64(a.Offset)
-		case a.Var != nil:
-			op.Space = layout.MemSpace(a.Var.Space)
-		default:
-			op.Space = runtime.GenericSpace(uint64(a.Offset))
-		}
-	default:
-		op.Space = layout.MemSpace(sp)
+	op.Code = at
+	if op.Kind == runtime.MemAtomic {
+		p.Atomics++
 	}
 	p.Mem = append(p.Mem, op)
 }

@@ -3,7 +3,6 @@ package gosrc
 import (
 	"github.com/dave/jennifer/jen"
 	"github.com/ptx2go/ptx2go/codegen/layout"
-	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -16,42 +15,7 @@ import (
 // before it runs (runtime.Warp.CountMem), as the runtime counts the closure engine's.
 
 // memOp is the statistics record of a memory instruction, as the closure back end makes it.
-func (f *fnGen) memOp(in *ssa.Instr) (runtime.MemOp, bool) {
-	op := runtime.MemOp{Guard: -1, Base: -1}
-	t := typeOf(in)
-	switch in.Op {
-	case frontend.OpLd, frontend.OpLdu:
-		op.Kind = runtime.MemLoad
-		op.Bytes = t.Bytes() * layout.VectorLen(in.Dsts[0], false)
-	case frontend.OpSt:
-		op.Kind = runtime.MemStore
-		op.Bytes = t.Bytes() * layout.VectorLen(in.Args[1], true)
-	case frontend.OpAtom, frontend.OpRed:
-		op.Kind = runtime.MemAtomic
-	default:
-		return op, false
-	}
-	if in.Guard != nil {
-		op.Guard, op.GuardNeg = f.Regs[in.Guard.Reg.ID], in.GuardNeg
-	}
-	a := in.Args[0]
-	switch sp := spaceOf(in); sp {
-	case frontend.SpaceNone:
-		op.Generic = true
-		switch {
-		case a.Value != nil:
-			op.Space = runtime.MemGeneric
-			op.Base, op.Wide, op.Off = f.Regs[a.Value.Reg.ID], a.Value.Reg.Type.Bits() == 64, uint64(a.Offset)
-		case a.Var != nil:
-			op.Space = layout.MemSpace(a.Var.Space)
-		default:
-			op.Space = runtime.GenericSpace(uint64(a.Offset))
-		}
-	default:
-		op.Space = layout.MemSpace(sp)
-	}
-	return op, true
-}
+func (f *fnGen) memOp(in *ssa.Instr) (runtime.MemOp, bool) { return layout.MemOp(in, f.Regs) }
 
 var memKindName = map[runtime.MemKind]string{runtime.MemLoad: "MemLoad", runtime.MemStore: "MemStore", runtime.MemAtomic: "MemAtomic"}
 

@@ -79,3 +79,48 @@ func StartLoc(p *runtime.BlockProfile) string {
 	}
 	return fmt.Sprintf("%s:%d", p.File, p.Lines[0].Line)
 }
+
+// MemOp is the statistics record of memory instruction in (ld, ldu, st, atom, red), whose
+// registers have the slots regs, as both back ends count it; false for any other
+// instruction. The caller sets Code.
+func MemOp(in *ssa.Instr, regs []int) (runtime.MemOp, bool) {
+	op := runtime.MemOp{Guard: -1, Base: -1}
+	t := frontend.TypeNone
+	for _, m := range in.Mods {
+		if x, ok := m.Type(); ok {
+			t = x
+		}
+	}
+	switch in.Op {
+	case frontend.OpLd, frontend.OpLdu:
+		op.Kind = runtime.MemLoad
+		op.Bytes = t.Bytes() * VectorLen(in.Dsts[0], false)
+	case frontend.OpSt:
+		op.Kind = runtime.MemStore
+		op.Bytes = t.Bytes() * VectorLen(in.Args[1], true)
+	case frontend.OpAtom, frontend.OpRed:
+		op.Kind = runtime.MemAtomic
+	default:
+		return op, false
+	}
+	if in.Guard != nil {
+		op.Guard, op.GuardNeg = regs[in.Guard.Reg.ID], in.GuardNeg
+	}
+	a := in.Args[0]
+	switch sp := in.Space(); sp {
+	case frontend.SpaceNone:
+		op.Generic = true
+		switch {
+		case a.Value != nil:
+			op.Space = runtime.MemGeneric
+			op.Base, op.Wide, op.Off = regs[a.Value.Reg.ID], a.Value.Reg.Type.Bits() == 64, uint64(a.Offset)
+		case a.Var != nil:
+			op.Space = MemSpace(a.Var.Space)
+		default:
+			op.Space = runtime.GenericSpace(uint64(a.Offset))
+		}
+	default:
+		op.Space = MemSpace(sp)
+	}
+	return op, true
+}
